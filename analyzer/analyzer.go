@@ -1,0 +1,319 @@
+package analyzer
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/pidlint/pidlint/analyzer/internal/goos"
+)
+
+//go:embed doc.go
+var doc string
+
+// DefaultSafeprobePath is the import path suggested fixes use unless the
+// -safeprobe flag names another (a vendored or forked copy).
+const DefaultSafeprobePath = "github.com/pidlint/pidlint/safeprobe"
+
+// Analyzer is pidlint with its defaults; its flags are -strict, -safeprobe
+// and -disable.
+var Analyzer = New()
+
+// Config is what a driver may set besides the analyzer's flags.
+type Config struct {
+	Strict        bool     // also report raw probes that are correct where they stand
+	SafeprobePath string   // import path for suggested fixes
+	Disable       []string // rule IDs not to report
+}
+
+// New returns a pidlint analyzer with its own flags, defaulting to cfg.
+// Drivers that configure the analyzer in code (the golangci-lint plugin)
+// call New instead of mutating Analyzer's flags.
+func New(cfg ...Config) *analysis.Analyzer {
+	c := &config{safeprobe: DefaultSafeprobePath}
+	if len(cfg) > 0 {
+		c.strict = cfg[0].Strict
+		if cfg[0].SafeprobePath != "" {
+			c.safeprobe = cfg[0].SafeprobePath
+		}
+		c.disable = ruleList(cfg[0].Disable)
+	}
+	a := &analysis.Analyzer{
+		Name:      "pidlint",
+		Doc:       extractDoc(doc),
+		URL:       "https://pkg.go.dev/github.com/pidlint/pidlint/analyzer",
+		Requires:  []*analysis.Analyzer{inspect.Analyzer},
+		FactTypes: []analysis.Fact{new(wrapperFact), new(hasWrappersFact)},
+		Run:       c.run,
+	}
+	a.Flags.BoolVar(&c.strict, "strict", c.strict,
+		"also report raw probes that are correct where they stand (category raw-probe): for code that routes every probe through safeprobe")
+	a.Flags.StringVar(&c.safeprobe, "safeprobe", c.safeprobe,
+		"import path of the safeprobe package that suggested fixes call")
+	a.Flags.Var(&c.disable, "disable", "comma-separated rule IDs not to report, e.g. PL004,PL005")
+	return a
+}
+
+// config holds one analyzer's flag values. run only reads it.
+type config struct {
+	strict    bool
+	safeprobe string
+	disable   ruleList
+}
+
+// ruleList is a flag.Value of comma-separated rule IDs.
+type ruleList []string
+
+func (l *ruleList) String() string { return strings.Join(*l, ",") }
+
+func (l *ruleList) Set(s string) error {
+	var ids []string
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		r, ok := LookupRule(f)
+		if !ok {
+			return fmt.Errorf("unknown rule %q (rules: PL001..PL%03d)", f, len(Rules))
+		}
+		ids = append(ids, r.ID)
+	}
+	*l = ids
+	return nil
+}
+
+// extractDoc returns the "# Analyzer pidlint" section of the package doc.
+func extractDoc(src string) string {
+	_, after, ok := strings.Cut(src, "// # Analyzer pidlint\n")
+	if !ok {
+		panic("doc.go: no # Analyzer pidlint section")
+	}
+	var lines []string
+	for line := range strings.SplitSeq(after, "\n") {
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		lines = append(lines, strings.TrimPrefix(strings.TrimPrefix(line, "//"), " "))
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// probePackages are the imports without which no rule can match directly.
+var probePackages = []string{"os", "os/exec", syscallPath, unixPath}
+
+func (c *config) run(pass *analysis.Pass) (any, error) {
+	if !c.relevant(pass) {
+		return nil, nil
+	}
+	r := &runner{
+		pass:  pass,
+		cfg:   c,
+		in:    pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		files: make(map[*token.File]*fileState),
+	}
+	r.wrappers = findWrappers(pass, r.in)
+	for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
+		r.call(cur)
+	}
+	r.checkIgnoredFiles()
+	r.report()
+	return nil, nil
+}
+
+// relevant reports whether the package can contain a finding: it imports a
+// probe package, or a package that exports wrapper facts, or it is one of
+// the packages that define the probes (their own tests).
+func (c *config) relevant(pass *analysis.Pass) bool {
+	if slices.Contains(probePackages, pass.Pkg.Path()) {
+		return true
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		if slices.Contains(probePackages, imp.Path()) {
+			return true
+		}
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		if pass.ImportPackageFact(imp, new(hasWrappersFact)) {
+			return true
+		}
+	}
+	return false
+}
+
+// A runner is one run of the analyzer on one package.
+type runner struct {
+	pass     *analysis.Pass
+	cfg      *config
+	in       *inspector.Inspector
+	files    map[*token.File]*fileState
+	wrappers map[*types.Func]*wrapperFact
+}
+
+// fileState is what the runner knows and has found in one file.
+type fileState struct {
+	file     *ast.File
+	tf       *token.File
+	os       goos.Set // the OSes the file builds for
+	findings []*finding
+	src      []byte // read on demand, for fix texts
+}
+
+// A finding is a diagnostic before suppression and import fix-up.
+type finding struct {
+	rule     string
+	rawProbe bool // reported only with -strict, category raw-probe
+	// everywhere: wrong wherever the code runs on an OS it builds for,
+	// however its result is handled (Signal(0) on Windows).
+	everywhere bool
+	hidden     bool // not reported: a raw probe outside -strict, or a disabled rule
+	pos, end token.Pos
+	msg      string
+	fix      *fixPlan
+}
+
+func (r *runner) fileOf(pos token.Pos) *fileState {
+	tf := r.pass.Fset.File(pos)
+	if fs, ok := r.files[tf]; ok {
+		return fs
+	}
+	for _, f := range r.pass.Files {
+		if r.pass.Fset.File(f.Pos()) == tf {
+			fs := &fileState{file: f, tf: tf, os: goos.OfFile(r.pass.Fset, tf.Name(), f)}
+			r.files[tf] = fs
+			return fs
+		}
+	}
+	return nil
+}
+
+func (r *runner) source(fs *fileState, n ast.Node) string {
+	if fs.src == nil {
+		src, err := r.pass.ReadFile(fs.tf.Name())
+		if err != nil || len(src) != fs.tf.Size() {
+			return types.ExprString(n.(ast.Expr))
+		}
+		fs.src = src
+	}
+	return string(fs.src[fs.tf.Offset(n.Pos()):fs.tf.Offset(n.End())])
+}
+
+func (r *runner) add(fs *fileState, f *finding) {
+	if !f.everywhere && strings.HasSuffix(fs.tf.Name(), "_test.go") {
+		// Tests probe children they started themselves, where EPERM
+		// cannot arise; only -strict holds them to safeprobe.
+		f.rawProbe = true
+		f.msg = "raw liveness probe in a test: " + f.msg
+	}
+	// Hidden findings are not reported, but still use up the
+	// //pidlint:ignore directives written for them.
+	f.hidden = f.rawProbe && (!r.cfg.strict || r.inSafeprobe()) || slices.Contains(r.cfg.disable, f.rule)
+	fs.findings = append(fs.findings, f)
+}
+
+// inSafeprobe reports whether the package is safeprobe itself, whose raw
+// probes are the implementation.
+func (r *runner) inSafeprobe() bool {
+	p := r.pass.Pkg.Path()
+	return p == r.cfg.safeprobe || strings.HasPrefix(p, r.cfg.safeprobe+"/")
+}
+
+// call dispatches one call expression to the rule it may break.
+func (r *runner) call(cur inspector.Cursor) {
+	call := cur.Node().(*ast.CallExpr)
+	info := r.pass.TypesInfo
+	fn := callee(info, call)
+	if fn == nil {
+		return
+	}
+	fs := r.fileOf(call.Pos())
+	if fs == nil {
+		return
+	}
+	os := guardedOS(info, cur, fs.os)
+	if os == 0 {
+		return // this code builds for no OS
+	}
+	site := &site{r: r, fs: fs, cur: cur, call: call, fn: fn, os: os}
+	switch {
+	case isPkgFunc(fn, syscallPath, "Kill") || isPkgFunc(fn, unixPath, "Kill"):
+		site.kill()
+	case isPkgFunc(fn, syscallPath, "Syscall", "RawSyscall", "Syscall6", "RawSyscall6") ||
+		isPkgFunc(fn, unixPath, "Syscall", "RawSyscall", "Syscall6", "RawSyscall6"):
+		site.syscallKill()
+	case isProcessMethod(fn, "Signal"):
+		site.signal()
+	case isPkgFunc(fn, "os", "FindProcess"):
+		site.findProcess()
+	case isPkgFunc(fn, "os", "Stat", "Lstat", "Open", "ReadDir") ||
+		isPkgFunc(fn, syscallPath, "Stat", "Lstat", "Access") || isPkgFunc(fn, unixPath, "Stat", "Lstat", "Access"):
+		site.procStat()
+	case isPkgFunc(fn, "os/exec", "Command", "CommandContext"):
+		site.shell()
+	default:
+		if w := r.wrapperOf(fn); w != nil {
+			site.wrapperCall(w)
+		}
+	}
+}
+
+// describeOS names an OS set for a message: "every OS but windows",
+// "darwin, linux", "every Unix and js, wasip1".
+func describeOS(s goos.Set) string {
+	switch rest := goos.All &^ s; {
+	case rest == 0:
+		return "every OS"
+	case collapse(rest).Len() <= 2:
+		return "every OS but " + collapse(rest).String()
+	case s&goos.Unix == goos.Unix:
+		if rest := s &^ goos.Unix; rest != 0 {
+			return "every Unix and " + rest.String()
+		}
+		return "every Unix"
+	}
+	return collapse(s).String()
+}
+
+// collapse drops the variants of an OS named with it (android with linux):
+// they add nothing to a message.
+func collapse(s goos.Set) goos.Set {
+	for _, v := range [][2]string{{"linux", "android"}, {"darwin", "ios"}, {"solaris", "illumos"}} {
+		if s.Has(goos.Of(v[0])) {
+			s &^= goos.Of(v[1])
+		}
+	}
+	return s
+}
+
+// safeprobeName is the name the safeprobe package is imported as in fs, or
+// would be once a fix adds the import. It is "" when a fix cannot name it
+// at pos (a dot or blank import, or the name is taken there).
+func (r *runner) safeprobeName(fs *fileState, pos token.Pos) string {
+	for _, spec := range fs.file.Imports {
+		if importPath(spec) != r.cfg.safeprobe {
+			continue
+		}
+		if pn := r.pass.TypesInfo.PkgNameOf(spec); pn != nil && pn.Name() != "_" && pn.Name() != "." {
+			return pn.Name()
+		}
+		return ""
+	}
+	name := path.Base(r.cfg.safeprobe)
+	if scope := r.pass.Pkg.Scope().Innermost(pos); scope != nil {
+		if _, obj := scope.LookupParent(name, pos); obj != nil {
+			return ""
+		}
+	}
+	if r.pass.TypesInfo.Scopes[fs.file].Lookup(name) != nil {
+		return ""
+	}
+	return name
+}

@@ -1,0 +1,43 @@
+// Package analyzer defines pidlint, an Analyzer that reports unsafe
+// process-liveness checks and suggests fixes that route them through
+// safeprobe.
+//
+// # Analyzer pidlint
+//
+// pidlint: report PID liveness checks that are wrong on some OS
+//
+// Deciding whether a process is alive from its PID goes wrong in ways that
+// depend on the OS: kill(pid, 0) reads another user's process (EPERM) as
+// dead and a zombie or a recycled PID as alive; Process.Signal(0) always
+// fails on Windows; os.FindProcess never fails on Unix; /proc/<pid> is not
+// there on macOS, Windows or a default BSD. Each diagnostic names the rule,
+// what is wrong, and the OSes the file builds for, from its name suffix, its
+// //go:build line and runtime.GOOS tests around the code.
+//
+// Rules:
+//
+//	PL001 kill-zero             syscall.Kill/unix.Kill(pid, 0) as a liveness test
+//	PL002 signal-zero           (*os.Process).Signal(0), always wrong on Windows
+//	PL003 findprocess-liveness  os.FindProcess's error as a liveness test
+//	PL004 proc-stat             existence of /proc/<pid> as a liveness test
+//	PL005 shell-probe           kill -0, ps -p, pgrep, tasklist… run via os/exec
+//	PL006 wrapper               a kill/Signal wrapper called with signal 0
+//
+// Code that already tells EPERM from ESRCH (errors.Is(err, syscall.EPERM),
+// os.IsPermission, counting only ESRCH or os.ErrProcessDone as dead) is not
+// reported. Suggested fixes replace the probe with safeprobe.Check,
+// safeprobe.CheckProcess or safeprobe.Alive, add the import and remove the
+// imports the edit leaves unused.
+//
+// Flags: -strict also reports every raw probe that bypasses safeprobe
+// (category raw-probe), for code that routes all probes through it;
+// -safeprobe=path names a vendored copy for the fixes; -disable=PL004,…
+// turns rules off. A finding is suppressed by "//pidlint:ignore PL00N
+// reason" on its line or the line above; an ignore that suppresses
+// nothing is reported.
+//
+// Files that do not build on the host (a //go:build windows file on Linux)
+// get the checks that need no type information: Process.Signal(0) in a file
+// that builds for windows is reported wherever pidlint runs. Packages that
+// do not type-check are skipped, as by every analysis driver.
+package analyzer

@@ -1,0 +1,221 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/pidlint/pidlint/analyzer/internal/goos"
+)
+
+// procStat handles Stat, Lstat, Open, ReadDir and Access of /proc/<pid>
+// whose error is the verdict (PL004).
+func (s *site) procStat() {
+	if len(s.call.Args) == 0 {
+		return
+	}
+	path, inline, ok := s.procPIDPath(s.call.Args[0])
+	if !ok {
+		return
+	}
+	errIndex := 1 // os.Stat and friends return (value, error)
+	if s.fn.Pkg().Path() != "os" {
+		errIndex = 0 // the syscalls return only an error
+	}
+	if errIndex == 1 && (s.fn.Name() == "Open" || s.fn.Name() == "ReadDir") {
+		// Opening or listing /proc/<pid> to read it is not a probe.
+		assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
+		if !ok || len(assign.Lhs) != 2 || processUse(s.info(), s.cur, assign.Lhs[0]) == processProbed {
+			return
+		}
+	}
+	u := useOf(s.info(), s.cur, errIndex)
+	if u.kind != useVerdict && u.kind != useReturned && u.kind != useText {
+		return
+	}
+	var f *finding
+	if noProc := s.os & goos.NoProcfs; noProc != 0 {
+		f = s.finding("PL004", "/proc/<pid> is not there on %s (where this code builds): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive", describeOS(noProc))
+	} else {
+		f = s.finding("PL004", "/proc/<pid> exists for zombies and thread IDs, and hidepid=2 hides other users' processes; use safeprobe.Alive")
+	}
+	f.fix = s.procStatFix(path, inline, u, errIndex)
+	s.r.add(s.fs, f)
+}
+
+// procStatFix turns "_, err := os.Stat(path)" (or "err := unix.Access(path,
+// F_OK)") into "err := safeprobe.Check(pid)" when the path is written in
+// place and the error is only compared with nil.
+func (s *site) procStatFix(pid ast.Expr, inline bool, u errUse, errIndex int) *fixPlan {
+	if pid == nil || !inline || u.kind != useVerdict || u.notExist || u.identity {
+		return nil
+	}
+	check := s.safeprobeCall("Check", pid)
+	if check == "" {
+		return nil
+	}
+	if errIndex == 0 {
+		if s.fn.Name() != "Access" {
+			return nil // Stat(path, &st) fills st, which the code may read
+		}
+		return s.replaceCall(check)
+	}
+	assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
+	if !ok || len(assign.Lhs) != 2 || !blank(assign.Lhs[0]) {
+		return nil
+	}
+	return s.replace(assign, fmt.Sprintf("%s %s %s", s.r.source(s.fs, assign.Lhs[1]), assign.Tok, check), s.call)
+}
+
+// procPIDPath reports whether e is a path /proc/<pid> built from a PID and
+// returns the PID expression when it can name it. inline is false when the
+// path comes from a local variable.
+func (s *site) procPIDPath(e ast.Expr) (pid ast.Expr, inline, ok bool) {
+	info := s.info()
+	e = ast.Unparen(e)
+	if id, isIdent := e.(*ast.Ident); isIdent {
+		def := localDefinition(info, s.cur, id)
+		if def == nil {
+			return nil, false, false
+		}
+		pid, ok := s.procPIDPathExpr(def)
+		return pid, false, ok
+	}
+	pid, ok = s.procPIDPathExpr(e)
+	return pid, true, ok
+}
+
+var procFormat = regexp.MustCompile(`^/proc/%[dvs]/?$`)
+
+func (s *site) procPIDPathExpr(e ast.Expr) (ast.Expr, bool) {
+	info := s.info()
+	e = ast.Unparen(e)
+	switch e := e.(type) {
+	case *ast.BinaryExpr:
+		parts := flattenConcat(e)
+		var consts []string
+		var dynamic []ast.Expr
+		for _, p := range parts {
+			if v, ok := stringConst(info, p); ok {
+				if len(dynamic) == 0 {
+					consts = append(consts, v)
+				} else if v != "/" {
+					return nil, false // /proc/<pid>/more: reading, not probing
+				}
+				continue
+			}
+			dynamic = append(dynamic, p)
+		}
+		if len(dynamic) != 1 || strings.Join(consts, "") != "/proc/" {
+			return nil, false
+		}
+		pid, ok := pidOfString(info, dynamic[0])
+		return pid, ok
+	case *ast.CallExpr:
+		fn := callee(info, e)
+		switch {
+		case isPkgFunc(fn, "fmt", "Sprintf") && len(e.Args) == 2:
+			format, ok := stringConst(info, e.Args[0])
+			if !ok || !procFormat.MatchString(format) {
+				return nil, false
+			}
+			if strings.Contains(format, "%s") {
+				pid, ok := pidOfString(info, e.Args[1])
+				return pid, ok
+			}
+			if isInteger(info, e.Args[1]) {
+				return e.Args[1], true
+			}
+		case (isPkgFunc(fn, "path/filepath", "Join") || isPkgFunc(fn, "path", "Join")) && len(e.Args) == 2:
+			if dir, ok := stringConst(info, e.Args[0]); ok && (dir == "/proc" || dir == "/proc/") {
+				pid, ok := pidOfString(info, e.Args[1])
+				return pid, ok
+			}
+		}
+	}
+	return nil, false
+}
+
+// pidOfString reports whether the string expression e is a PID: a
+// conversion of an integer (strconv.Itoa, FormatInt, fmt.Sprint) or a
+// string variable whose name says pid. It returns the integer when known.
+func pidOfString(info *types.Info, e ast.Expr) (ast.Expr, bool) {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) >= 1 {
+		fn := callee(info, call)
+		switch {
+		case isPkgFunc(fn, "strconv", "Itoa"), isPkgFunc(fn, "fmt", "Sprint"):
+			if isInteger(info, call.Args[0]) {
+				return call.Args[0], true
+			}
+		case isPkgFunc(fn, "strconv", "FormatInt", "FormatUint"):
+			arg := unconvert(info, call.Args[0])
+			if isInteger(info, arg) {
+				return arg, true
+			}
+		}
+		return nil, false
+	}
+	if id, ok := e.(*ast.Ident); ok && strings.Contains(strings.ToLower(id.Name), "pid") {
+		return nil, true
+	}
+	return nil, false
+}
+
+func isInteger(info *types.Info, e ast.Expr) bool {
+	b, ok := info.TypeOf(e).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func flattenConcat(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		return append(flattenConcat(b.X), flattenConcat(b.Y)...)
+	}
+	return []ast.Expr{e}
+}
+
+// localDefinition returns the value a local variable is given when the
+// function around cur assigns it exactly once.
+func localDefinition(info *types.Info, cur inspector.Cursor, id *ast.Ident) ast.Expr {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	body := enclosingFunc(cur)
+	if !body.Valid() {
+		return nil
+	}
+	var def ast.Expr
+	n := 0
+	for c := range body.Preorder((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)) {
+		switch a := c.Node().(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range a.Lhs {
+				if lid, ok := lhs.(*ast.Ident); ok && info.ObjectOf(lid) == v {
+					n++
+					if len(a.Rhs) == len(a.Lhs) {
+						def = a.Rhs[i]
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range a.Names {
+				if info.Defs[name] == v {
+					n++
+					if len(a.Values) == len(a.Names) {
+						def = a.Values[i]
+					}
+				}
+			}
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return def
+}

@@ -1,0 +1,198 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/pidlint/pidlint/analyzer/internal/goos"
+)
+
+// ignoreDirective is "//pidlint:ignore PL001[,PL002] reason", which
+// suppresses those rules' findings on its own line and the next.
+type ignoreDirective struct {
+	pos    token.Pos
+	line   int
+	rules  []string
+	reason string
+	used   bool
+}
+
+const ignorePrefix = "//pidlint:ignore"
+
+func (r *runner) directives(fs *fileState) []*ignoreDirective {
+	var ds []*ignoreDirective
+	for _, group := range fs.file.Comments {
+		for _, c := range group.List {
+			rest, ok := strings.CutPrefix(c.Text, ignorePrefix)
+			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+				continue
+			}
+			// A nested "//" starts another comment, not the reason.
+			rest, _, _ = strings.Cut(rest, "//")
+			fields := strings.Fields(rest)
+			d := &ignoreDirective{pos: c.Pos(), line: fs.tf.Line(c.Pos())}
+			if len(fields) > 0 {
+				for id := range strings.SplitSeq(fields[0], ",") {
+					d.rules = append(d.rules, strings.ToUpper(id))
+				}
+				d.reason = strings.Join(fields[1:], " ")
+			}
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// report applies //pidlint:ignore, completes the fixes' import edits and
+// reports what is left, file by file.
+func (r *runner) report() {
+	for _, fs := range r.files {
+		ds := r.directives(fs)
+		var kept []*finding
+		for _, f := range fs.findings {
+			if !r.suppressed(fs, ds, f) && !f.hidden {
+				kept = append(kept, f)
+			}
+		}
+		var fixes []*fixPlan
+		for _, f := range kept {
+			if f.fix != nil {
+				fixes = append(fixes, f.fix)
+			}
+		}
+		var imports []analysis.TextEdit
+		if len(fixes) > 0 {
+			imports = r.importEdits(fs, fixes)
+		}
+		for _, f := range kept {
+			r.pass.Report(r.diagnostic(f, imports))
+		}
+		r.reportDirectives(ds)
+	}
+}
+
+func (r *runner) suppressed(fs *fileState, ds []*ignoreDirective, f *finding) bool {
+	line := fs.tf.Line(f.pos)
+	for _, d := range ds {
+		if (d.line == line || d.line == line-1) && slices.Contains(d.rules, f.rule) && d.reason != "" {
+			d.used = true
+			return true
+		}
+	}
+	return false
+}
+
+// reportDirectives reports directives that are malformed or suppress
+// nothing, so that stale ones do not pile up.
+func (r *runner) reportDirectives(ds []*ignoreDirective) {
+	for _, d := range ds {
+		switch {
+		case len(d.rules) == 0:
+			r.pass.Reportf(d.pos, "malformed pidlint:ignore: want //pidlint:ignore PL00N reason")
+		case d.reason == "":
+			r.pass.Reportf(d.pos, "pidlint:ignore %s needs a reason after the rule", strings.Join(d.rules, ","))
+		case !d.used:
+			r.pass.Reportf(d.pos, "this pidlint:ignore %s matched nothing", strings.Join(d.rules, ","))
+		}
+	}
+}
+
+func (r *runner) diagnostic(f *finding, imports []analysis.TextEdit) analysis.Diagnostic {
+	d := analysis.Diagnostic{
+		Pos:      f.pos,
+		End:      f.end,
+		Category: f.rule,
+		Message:  f.rule + ": " + f.msg,
+	}
+	if f.rawProbe {
+		d.Category = RawProbe
+	}
+	if f.fix != nil {
+		edits := append([]analysis.TextEdit{{Pos: f.fix.pos, End: f.fix.end, NewText: []byte(f.fix.newText)}}, imports...)
+		d.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   "Use " + strings.SplitN(f.fix.newText, "(", 2)[0],
+			TextEdits: edits,
+		}}
+	}
+	return d
+}
+
+// checkIgnoredFiles gives files that do not build on this host the checks
+// that need no types: Process.Signal(syscall.Signal(0)) in a file that
+// builds for windows (PL002), so a run on Linux sees it.
+func (r *runner) checkIgnoredFiles() {
+	for _, name := range r.pass.IgnoredFiles {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		src, err := r.pass.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		f, err := parser.ParseFile(r.pass.Fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		os := goos.OfFile(r.pass.Fset, name, f)
+		if !os.Has(goos.Windows) {
+			continue
+		}
+		fs := &fileState{file: f, tf: r.pass.Fset.File(f.Pos()), os: os}
+		names := syscallNames(f)
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 1 {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Signal" && isSignalZeroSyntax(call.Args[0], names) {
+				r.add(fs, &finding{
+					rule: "PL002", pos: call.Pos(), end: call.End(), everywhere: true,
+					msg: "Process.Signal(0) always fails on windows (where this code builds): every process reads as dead; use safeprobe.CheckProcess",
+				})
+			}
+			return true
+		})
+		r.files[fs.tf] = fs
+	}
+}
+
+// syscallNames returns the names under which f imports syscall and unix.
+func syscallNames(f *ast.File) map[string]bool {
+	names := make(map[string]bool)
+	for _, spec := range f.Imports {
+		p := importPath(spec)
+		if !isSyscallPkg(p) {
+			continue
+		}
+		name := p[strings.LastIndex(p, "/")+1:]
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		names[name] = true
+	}
+	return names
+}
+
+// isSignalZeroSyntax reports whether e reads syscall.Signal(0) or
+// unix.Signal(0) under the file's import names.
+func isSignalZeroSyntax(e ast.Expr, names map[string]bool) bool {
+	conv, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(conv.Args) != 1 {
+		return false
+	}
+	sel, ok := conv.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Signal" {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok || !names[pkg.Name] {
+		return false
+	}
+	lit, ok := ast.Unparen(conv.Args[0]).(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && (lit.Value == "0" || lit.Value == "0x0" || lit.Value == "00")
+}

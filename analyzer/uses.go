@@ -1,0 +1,272 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// useKind says how code consumes the error (or result) of a probe. Later
+// kinds take precedence: one EPERM-aware use makes the whole probe aware.
+type useKind int
+
+const (
+	useNone     useKind = iota // discarded or passed on: no verdict here
+	useReturned                // returned to the caller unexamined
+	useVerdict                 // compared with nil: EPERM and ESRCH read alike
+	useText                    // err.Error() compared with a message
+	useAware                   // tells EPERM, ESRCH or ErrProcessDone apart
+)
+
+// errUse is how one probe's error is used.
+type errUse struct {
+	kind useKind
+	// direct is the probe compared with nil in place ("kill(…) == nil").
+	direct *ast.BinaryExpr
+	// inverted: the function's name promises "alive" but it returns
+	// "probe failed" (or the reverse).
+	inverted bool
+	// identity: the error is compared with == to a value a wrapped error
+	// would not equal, so swapping in safeprobe would change the result.
+	identity bool
+	// notExist: the error is tested with os.IsNotExist or fs.ErrNotExist,
+	// which a safeprobe error does not match.
+	notExist bool
+	// variable the error is assigned to, if any.
+	variable *types.Var
+}
+
+func (u *errUse) add(k useKind) {
+	if k > u.kind {
+		u.kind = k
+	}
+}
+
+// useOf classifies how the result at index of the call at cur is used.
+func useOf(info *types.Info, cur inspector.Cursor, index int) errUse {
+	var u errUse
+	child, parent := cur, cur.Parent()
+	for {
+		if _, ok := parent.Node().(*ast.ParenExpr); !ok {
+			break
+		}
+		child, parent = parent, parent.Parent()
+	}
+	switch p := parent.Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || index >= len(p.Lhs) {
+			return u
+		}
+		if id, ok := p.Lhs[index].(*ast.Ident); ok {
+			if v, ok := info.ObjectOf(id).(*types.Var); ok {
+				return varUse(info, cur, v)
+			}
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 && index < len(p.Names) {
+			if v, ok := info.Defs[p.Names[index]].(*types.Var); ok {
+				return varUse(info, cur, v)
+			}
+		}
+	case *ast.SwitchStmt:
+		if index == 0 {
+			classifySwitch(info, p, &u)
+		}
+	default:
+		if index == 0 {
+			classifyUse(info, child, &u)
+		}
+	}
+	return u
+}
+
+// varUse classifies every use of v inside the function enclosing cur.
+func varUse(info *types.Info, cur inspector.Cursor, v *types.Var) errUse {
+	u := errUse{variable: v}
+	body := enclosingFunc(cur)
+	if !body.Valid() {
+		return u
+	}
+	for id := range body.Preorder((*ast.Ident)(nil)) {
+		if info.Uses[id.Node().(*ast.Ident)] != v {
+			continue
+		}
+		if ek := id.ParentEdgeKind(); ek == edge.AssignStmt_Lhs {
+			continue // reassigned: a new value, not a use
+		}
+		if sw, ok := id.Parent().Node().(*ast.SwitchStmt); ok && id.ParentEdgeKind() == edge.SwitchStmt_Tag {
+			classifySwitch(info, sw, &u)
+			continue
+		}
+		classifyUse(info, id, &u)
+	}
+	return u
+}
+
+// classifyUse looks at the expression at c (the probe call or a use of the
+// variable holding its error) in its context.
+func classifyUse(info *types.Info, c inspector.Cursor, u *errUse) {
+	parent := c.Parent()
+	for {
+		if _, ok := parent.Node().(*ast.ParenExpr); !ok {
+			break
+		}
+		c, parent = parent, parent.Parent()
+	}
+	switch p := parent.Node().(type) {
+	case *ast.BinaryExpr:
+		if p.Op != token.EQL && p.Op != token.NEQ {
+			return
+		}
+		other := p.X
+		if other == c.Node() {
+			other = p.Y
+		}
+		switch {
+		case isNil(info, other):
+			u.add(useVerdict)
+			if _, ok := c.Node().(*ast.CallExpr); ok {
+				u.direct = p
+			}
+			if polarityInverted(parent, p.Op) {
+				u.inverted = true
+			}
+		case isLivenessError(info, other):
+			u.add(useAware)
+			u.identity = true
+		default:
+			if _, ok := intConst(info, other); ok {
+				u.add(useVerdict) // an Errno compared with 0
+			}
+		}
+	case *ast.CallExpr:
+		fn := callee(info, p)
+		switch {
+		case isPkgFunc(fn, "errors", "As"):
+			u.add(useAware) // extracts the Errno to look at it
+		case isPkgFunc(fn, "errors", "Is") && len(p.Args) == 2:
+			if isLivenessError(info, p.Args[1]) {
+				u.add(useAware)
+			} else if isPkgObj(info, p.Args[1], "os", "ErrNotExist") || isPkgObj(info, p.Args[1], "io/fs", "ErrNotExist") {
+				u.add(useVerdict)
+				u.notExist = true
+			}
+		case isPkgFunc(fn, "os", "IsPermission"):
+			u.add(useAware)
+		case isPkgFunc(fn, "os", "IsNotExist", "IsExist"):
+			u.add(useVerdict)
+			u.notExist = true
+		}
+	case *ast.SelectorExpr:
+		if p.Sel.Name == "Error" && comparesText(info, parent) {
+			u.add(useText)
+		}
+	case *ast.TypeAssertExpr:
+		u.add(useAware) // err.(syscall.Errno) and a look at the value
+	case *ast.ReturnStmt:
+		u.add(useReturned)
+	case *ast.IfStmt, *ast.UnaryExpr:
+		u.add(useVerdict) // a bool result used as the verdict
+	}
+}
+
+// classifySwitch handles "switch err { case nil: … case syscall.EPERM: … }".
+func classifySwitch(info *types.Info, sw *ast.SwitchStmt, u *errUse) {
+	for _, stmt := range sw.Body.List {
+		for _, e := range stmt.(*ast.CaseClause).List {
+			switch {
+			case isLivenessError(info, e):
+				u.add(useAware)
+				u.identity = true
+			case isNil(info, e):
+				u.add(useVerdict)
+			}
+		}
+	}
+}
+
+// comparesText reports whether the err.Error call whose selector is at sel
+// is compared with a string or searched with the strings package.
+func comparesText(info *types.Info, sel inspector.Cursor) bool {
+	call := sel.Parent()
+	if _, ok := call.Node().(*ast.CallExpr); !ok {
+		return false
+	}
+	switch p := call.Parent().Node().(type) {
+	case *ast.BinaryExpr:
+		return p.Op == token.EQL || p.Op == token.NEQ
+	case *ast.SwitchStmt:
+		return true
+	case *ast.CallExpr:
+		fn := callee(info, p)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "strings"
+	}
+	return false
+}
+
+// polarityInverted reports whether the comparison at cmp is returned from a
+// function whose name promises the opposite answer: "isAlive" returning
+// "probe != nil", or "isDead" returning "probe == nil".
+func polarityInverted(cmp inspector.Cursor, op token.Token) bool {
+	if _, ok := cmp.Parent().Node().(*ast.ReturnStmt); !ok {
+		return false
+	}
+	decl, ok := enclosingDecl(cmp)
+	if !ok {
+		return false
+	}
+	switch livenessPolarity(decl.Name.Name) {
+	case +1:
+		return op == token.NEQ
+	case -1:
+		return op == token.EQL
+	}
+	return false
+}
+
+// livenessPolarity is +1 for a name that promises "alive", -1 for one that
+// promises "dead", 0 otherwise.
+func livenessPolarity(name string) int {
+	n := strings.ToLower(name)
+	for _, neg := range []string{"notrunning", "notalive", "dead", "gone", "exited", "stale"} {
+		if strings.Contains(n, neg) {
+			return -1
+		}
+	}
+	for _, pos := range []string{"alive", "running", "exists", "islive"} {
+		if strings.Contains(n, pos) {
+			return +1
+		}
+	}
+	return 0
+}
+
+// enclosingFunc returns the body of the innermost function around cur.
+func enclosingFunc(cur inspector.Cursor) inspector.Cursor {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch f := c.Node().(type) {
+		case *ast.FuncDecl:
+			if f.Body != nil {
+				return c.Child(f.Body)
+			}
+		case *ast.FuncLit:
+			return c.Child(f.Body)
+		}
+		break
+	}
+	return inspector.Cursor{}
+}
+
+// enclosingDecl returns the function declaration around cur when no
+// function literal is nearer.
+func enclosingDecl(cur inspector.Cursor) (*ast.FuncDecl, bool) {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		decl, ok := c.Node().(*ast.FuncDecl)
+		return decl, ok
+	}
+	return nil, false
+}
