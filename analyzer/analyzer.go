@@ -207,7 +207,7 @@ func (r *runner) source(fs *fileState, n ast.Node) string {
 }
 
 func (r *runner) add(fs *fileState, f *finding) {
-	if !f.everywhere && strings.HasSuffix(fs.tf.Name(), "_test.go") {
+	if !f.everywhere && !f.rawProbe && strings.HasSuffix(fs.tf.Name(), "_test.go") {
 		// Tests probe children they started themselves, where EPERM
 		// cannot arise; only -strict holds them to safeprobe.
 		f.rawProbe = true

@@ -124,27 +124,50 @@ func deleteLines(tf *token.File, n ast.Node) analysis.TextEdit {
 	return analysis.TextEdit{Pos: lineStart(tf, n.Pos()), End: nextLineStart(tf, n.End())}
 }
 
-// addImport adds the safeprobe import to the last parenthesised import
-// declaration that survives the fix, else on a line of its own.
+// addImport adds the safeprobe import where gofmt and goimports would put
+// it: sorted into the last group of non-standard imports of a
+// parenthesised declaration that survives the fix, or in a new group after
+// the standard library; else on a line of its own.
 func (r *runner) addImport(fs *fileState, deleted []*ast.ImportSpec) analysis.TextEdit {
 	quoted := strconv.Quote(r.cfg.safeprobe)
-	var last *ast.GenDecl
-	for _, gd := range importDecls(fs.file) {
-		last = gd
-		if gd.Lparen.IsValid() && len(gd.Specs) > countIn(gd, deleted) {
-			// Keep goimports' grouping: a blank line after standard
-			// library imports.
-			sep := ""
-			if lastSpec := gd.Specs[len(gd.Specs)-1].(*ast.ImportSpec); isStd(importPath(lastSpec)) {
-				sep = "\n"
+	insert := func(pos token.Pos, text string) analysis.TextEdit {
+		return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text)}
+	}
+	decls := importDecls(fs.file)
+	for i := len(decls) - 1; i >= 0; i-- {
+		gd := decls[i]
+		var kept []*ast.ImportSpec
+		for _, spec := range gd.Specs {
+			if countIn(&ast.GenDecl{Specs: []ast.Spec{spec}}, deleted) == 0 {
+				kept = append(kept, spec.(*ast.ImportSpec))
 			}
-			return analysis.TextEdit{Pos: gd.Rparen, End: gd.Rparen, NewText: fmt.Appendf(nil, "%s\t%s\n", sep, quoted)}
 		}
+		if !gd.Lparen.IsValid() || len(kept) == 0 {
+			continue
+		}
+		// The last group: specs after the last blank line.
+		group := kept[len(kept)-1:]
+		for j := len(kept) - 2; j >= 0; j-- {
+			if fs.tf.Line(kept[j+1].Pos())-fs.tf.Line(kept[j].End()) > 1 {
+				break
+			}
+			group = kept[j:]
+		}
+		last := group[len(group)-1]
+		if isStd(importPath(last)) {
+			return insert(nextLineStart(fs.tf, last.End()), "\n\t"+quoted+"\n")
+		}
+		for _, spec := range group {
+			if importPath(spec) > r.cfg.safeprobe {
+				return insert(lineStart(fs.tf, spec.Pos()), "\t"+quoted+"\n")
+			}
+		}
+		return insert(nextLineStart(fs.tf, last.End()), "\t"+quoted+"\n")
 	}
-	if last != nil {
-		return analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: fmt.Appendf(nil, "\nimport %s", quoted)}
+	if len(decls) > 0 {
+		return insert(decls[len(decls)-1].End(), "\nimport "+quoted)
 	}
-	return analysis.TextEdit{Pos: fs.file.Name.End(), End: fs.file.Name.End(), NewText: fmt.Appendf(nil, "\n\nimport %s", quoted)}
+	return insert(fs.file.Name.End(), "\n\nimport "+quoted)
 }
 
 // isStd reports whether an import path is in the standard library: its
