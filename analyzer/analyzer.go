@@ -175,9 +175,9 @@ type finding struct {
 	// however its result is handled (Signal(0) on Windows).
 	everywhere bool
 	hidden     bool // not reported: a raw probe outside -strict, or a disabled rule
-	pos, end token.Pos
-	msg      string
-	fix      *fixPlan
+	pos, end   token.Pos
+	msg        string
+	fix        *fixPlan
 }
 
 func (r *runner) fileOf(pos token.Pos) *fileState {

@@ -45,8 +45,8 @@ func (s *site) kill() {
 	}
 	pid := s.call.Args[0]
 	s.errProbe(errProbe{
-		rule:  "PL001",
-		what:  s.fn.Pkg().Name() + ".Kill(pid, 0)",
+		rule:   "PL001",
+		what:   s.fn.Pkg().Name() + ".Kill(pid, 0)",
 		check:  s.safeprobeCall("Check", pid),
 		alive:  s.safeprobeCall("Alive", pid),
 		advice: "safeprobe.Check",
