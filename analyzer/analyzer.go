@@ -155,6 +155,7 @@ type runner struct {
 	cfg      *config
 	in       *inspector.Inspector
 	files    map[*token.File]*fileState
+	order    []*fileState // files in the order first seen, for stable output
 	wrappers map[*types.Func]*wrapperFact
 }
 
@@ -189,6 +190,7 @@ func (r *runner) fileOf(pos token.Pos) *fileState {
 		if r.pass.Fset.File(f.Pos()) == tf {
 			fs := &fileState{file: f, tf: tf, os: goos.OfFile(r.pass.Fset, tf.Name(), f)}
 			r.files[tf] = fs
+			r.order = append(r.order, fs)
 			return fs
 		}
 	}

@@ -51,7 +51,10 @@ func (r *runner) directives(fs *fileState) []*ignoreDirective {
 // report applies //pidlint:ignore, completes the fixes' import edits and
 // reports what is left, file by file.
 func (r *runner) report() {
-	for _, fs := range r.files {
+	for _, f := range r.pass.Files {
+		r.fileOf(f.Pos()) // directives in files without calls count too
+	}
+	for _, fs := range r.order {
 		ds := r.directives(fs)
 		var kept []*finding
 		for _, f := range fs.findings {
@@ -158,6 +161,7 @@ func (r *runner) checkIgnoredFiles() {
 			return true
 		})
 		r.files[fs.tf] = fs
+		r.order = append(r.order, fs)
 	}
 }
 
