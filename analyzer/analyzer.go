@@ -111,18 +111,17 @@ func extractDoc(src string) string {
 var probePackages = []string{"os", "os/exec", syscallPath, unixPath}
 
 func (c *config) run(pass *analysis.Pass) (any, error) {
-	if !c.relevant(pass) {
-		return nil, nil
-	}
 	r := &runner{
 		pass:  pass,
 		cfg:   c,
 		in:    pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		files: make(map[*token.File]*fileState),
 	}
-	r.wrappers = findWrappers(pass, r.in)
-	for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
-		r.call(cur)
+	if c.relevant(pass) {
+		r.wrappers = findWrappers(pass, r.in)
+		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
+			r.call(cur)
+		}
 	}
 	r.checkIgnoredFiles()
 	r.report()
