@@ -36,6 +36,8 @@ type errUse struct {
 	// notExist: the error is tested with os.IsNotExist or fs.ErrNotExist,
 	// which a safeprobe error does not match.
 	notExist bool
+	// propagated: the error itself is returned, maybe wrapped.
+	propagated bool
 	// variable the error is assigned to, if any.
 	variable *types.Var
 }
@@ -103,8 +105,30 @@ func varUse(info *types.Info, cur inspector.Cursor, v *types.Var) errUse {
 			continue
 		}
 		classifyUse(info, id, &u)
+		if inReturn(id) {
+			u.propagated = true
+		}
+	}
+	if u.propagated && u.kind == useVerdict && !u.inverted {
+		// "if err != nil { return fmt.Errorf(…: %w, err) }" hands the
+		// error to the caller, who can still tell EPERM apart.
+		u.kind = useReturned
 	}
 	return u
+}
+
+// inReturn reports whether the identifier at c is part of a returned value,
+// itself or wrapped ("return fmt.Errorf(…, err)").
+func inReturn(c inspector.Cursor) bool {
+	for p := c.Parent(); ; p = p.Parent() {
+		switch p.Node().(type) {
+		case *ast.ReturnStmt:
+			return true
+		case *ast.CallExpr, *ast.ParenExpr, *ast.CompositeLit, *ast.KeyValueExpr, *ast.UnaryExpr:
+			continue
+		}
+		return false
+	}
 }
 
 // classifyUse looks at the expression at c (the probe call or a use of the

@@ -1,8 +1,10 @@
-// Package killzero holds daemon and pidfile code shapes for PL001.
-package killzero
+package killzero // want package:"has wrappers"
+
+// killzero holds daemon and pidfile code shapes for PL001.
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 
@@ -97,6 +99,19 @@ func errnoAs(pid int) bool {
 func stop(pid int) error { return syscall.Kill(pid, syscall.SIGTERM) }
 
 func pidfdAlive(fd int) bool { return unix.PidfdSendSignal(fd, 0, nil, 0) == nil }
+
+// A permission check that hands the error on: the caller can tell EPERM
+// apart. Its callers' verdicts are followed through a wrapper fact.
+func canSignal(pid int) error { // want canSignal:"kill wrapper\\(sig=-1, pid=0, error\\)"
+	if err := syscall.Kill(pid, 0); err != nil {
+		return fmt.Errorf("cannot signal %d: %w", pid, err)
+	}
+	return nil
+}
+
+func daemonUp(pid int) bool {
+	return canSignal(pid) == nil // want `PL006: canSignal \(a wrapper of kill\(pid, 0\)\) as a liveness test`
+}
 
 func logged(pid int) {
 	_ = syscall.Kill(pid, 0)

@@ -14,7 +14,7 @@ func running(pid int) bool {
 
 func check(pid int) error {
 	if err := syscall.Kill(pid, 0); err != nil { // want `PL001`
-		return fmt.Errorf("pid %d: %w", pid, err)
+		return fmt.Errorf("pid %d is not running", pid)
 	}
 	return nil
 }
