@@ -2,11 +2,11 @@
 GO ?= go
 CROSS_OS := windows darwin freebsd
 
-.PHONY: test check vet unit cross wine lint bench soak
+.PHONY: test check unit cross wine lint soak soak-quick
 
 # Every test: formatting and vet, the race-enabled unit tests, the
 # cross-OS builds, and the Windows tests under Wine.
-test: check unit cross wine
+test: check unit cross soak-quick wine
 
 check:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
@@ -31,3 +31,12 @@ wine:
 
 lint:
 	$(GO) run ./cmd/pidlint ./...
+
+# pidlint -strict and -fix over std, x/tools, x/sys and large modules with
+# process code, for linux, windows and darwin (minutes).
+soak:
+	bash tools/soak/soak.sh
+
+# The same over the std packages that hold process code (seconds).
+soak-quick:
+	bash tools/soak/soak.sh -quick

@@ -81,3 +81,35 @@ func TestWindowsFileOnOtherHost(t *testing.T) {
 type recorder []string
 
 func (r *recorder) Errorf(format string, args ...any) { *r = append(*r, fmt.Sprintf(format, args...)) }
+
+func TestCustomSafeprobePath(t *testing.T) {
+	a := analyzer.New(analyzer.Config{SafeprobePath: "example.com/vendored/safeprobe"})
+	analysistest.RunWithSuggestedFixes(t, testdata, a, "customsafeprobe")
+}
+
+func TestNegatives(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "negatives")
+}
+
+func TestDisable(t *testing.T) {
+	a := analyzer.New()
+	if err := a.Flags.Set("disable", "PL001,signal-zero"); err != nil {
+		t.Fatal(err)
+	}
+	others := 0
+	for _, res := range analysistest.Run(discard{}, testdata, a, "killzero", "signalzero") {
+		for _, d := range res.Diagnostics {
+			if d.Category == "PL001" || d.Category == "PL002" {
+				t.Errorf("disabled rule reported: %s", d.Message)
+			} else {
+				others++
+			}
+		}
+	}
+	if others == 0 {
+		t.Error("the rules left enabled reported nothing (killzero has a PL006)")
+	}
+	if err := a.Flags.Set("disable", "PL009"); err == nil {
+		t.Error("-disable=PL009 accepted an unknown rule")
+	}
+}
