@@ -51,13 +51,7 @@ func (u *errUse) add(k useKind) {
 // useOf classifies how the result at index of the call at cur is used.
 func useOf(info *types.Info, cur inspector.Cursor, index int) errUse {
 	var u errUse
-	child, parent := cur, cur.Parent()
-	for {
-		if _, ok := parent.Node().(*ast.ParenExpr); !ok {
-			break
-		}
-		child, parent = parent, parent.Parent()
-	}
+	child, parent := outerParens(cur)
 	switch p := parent.Node().(type) {
 	case *ast.AssignStmt:
 		if len(p.Rhs) != 1 || index >= len(p.Lhs) {
@@ -84,6 +78,18 @@ func useOf(info *types.Info, cur inspector.Cursor, index int) errUse {
 		}
 	}
 	return u
+}
+
+// outerParens returns the outermost parenthesised form of the expression
+// at c, and its parent.
+func outerParens(c inspector.Cursor) (expr, parent inspector.Cursor) {
+	parent = c.Parent()
+	for {
+		if _, ok := parent.Node().(*ast.ParenExpr); !ok {
+			return c, parent
+		}
+		c, parent = parent, parent.Parent()
+	}
 }
 
 // varUse classifies every use of v inside the function enclosing cur.
@@ -134,13 +140,7 @@ func inReturn(c inspector.Cursor) bool {
 // classifyUse looks at the expression at c (the probe call or a use of the
 // variable holding its error) in its context.
 func classifyUse(info *types.Info, c inspector.Cursor, u *errUse) {
-	parent := c.Parent()
-	for {
-		if _, ok := parent.Node().(*ast.ParenExpr); !ok {
-			break
-		}
-		c, parent = parent, parent.Parent()
-	}
+	c, parent := outerParens(c)
 	switch p := parent.Node().(type) {
 	case *ast.BinaryExpr:
 		if p.Op != token.EQL && p.Op != token.NEQ {
