@@ -1,0 +1,36 @@
+// Package safeprobe answers "is the process with PID N still running?"
+// correctly on Linux, macOS, FreeBSD and Windows, names a process for ever
+// (PID, start time and boot), and holds a crash-safe PID-file lock.
+//
+// It replaces the usual probes, each wrong somewhere:
+//
+//   - kill(pid, 0) and (*os.Process).Signal(syscall.Signal(0)) read another
+//     user's process (EPERM) as dead, a zombie and a recycled PID as alive,
+//     and on Linux a thread ID as a process. On Windows Signal(0) always
+//     fails, so every process reads as dead.
+//   - os.FindProcess never fails on Unix; on Windows it succeeds for an
+//     exited process whose handle is open and for pid+1..pid+3.
+//   - /proc/<pid> exists for zombies and thread IDs, is hidden by hidepid,
+//     and is absent on macOS and, by default, on the BSDs.
+//
+// What each OS is asked:
+//
+//   - Linux: pidfd_open and pidfd_send_signal(fd, 0), falling back to
+//     kill(pid, 0) where pidfds are missing; EPERM means the process exists;
+//     pidfd_open's EINVAL (or Tgid != Pid in /proc/<pid>/status) means the
+//     PID is a thread, not a process; state Z in /proc/<pid>/status is a
+//     zombie. Identity: field 22 of /proc/<pid>/stat (start time in clock
+//     ticks since boot) and /proc/sys/kernel/random/boot_id.
+//   - macOS: kill(pid, 0) for existence, sysctl kern.proc.pid for the zombie
+//     state (SZOMB) and start time, kern.boottime for the boot.
+//   - FreeBSD: as macOS, decoding kinfo_proc's ki_stat and ki_start.
+//   - Windows: OpenProcess(SYNCHRONIZE|PROCESS_QUERY_LIMITED_INFORMATION) and
+//     WaitForSingleObject(h, 0); ERROR_INVALID_PARAMETER means no such
+//     process, ERROR_ACCESS_DENIED that it exists; GetProcessId(h) must equal
+//     the PID, because the kernel ignores a PID's two low bits. No signal is
+//     ever sent. Identity: the creation time from GetProcessTimes.
+//
+// Every function that takes a PID rejects values outside 1..MaxPID with
+// ErrInvalidPID before any system call: a corrupt PID file's 0 or -1 must
+// never become kill(0, …) or kill(-1, …).
+package safeprobe

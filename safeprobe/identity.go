@@ -1,0 +1,72 @@
+package safeprobe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Identity names one process for ever: a PID alone is recycled by the OS,
+// but a PID with its start time and the boot it started in is not.
+type Identity struct {
+	PID int `json:"pid"`
+	// StartTime is when the process started, in the OS's own unit: clock
+	// ticks since boot on Linux, microseconds since the Unix epoch on macOS
+	// and FreeBSD, 100 ns intervals since 1601 (FILETIME) on Windows. It is
+	// only ever compared for equality.
+	StartTime uint64 `json:"start"`
+	// BootID names the boot the process started in: the kernel's boot_id on
+	// Linux, the boot time on macOS and FreeBSD. Empty on Windows, where the
+	// creation time is absolute and so already differs across boots.
+	BootID string `json:"boot,omitempty"`
+}
+
+// Self returns the identity of the calling process.
+func Self() (Identity, error) {
+	return Lookup(os.Getpid())
+}
+
+// Lookup returns the identity of the process that has the PID now. For a PID
+// no process has, the error satisfies errors.Is(err, os.ErrProcessDone).
+func Lookup(pid int) (Identity, error) {
+	if err := ValidatePID(pid); err != nil {
+		return Identity{}, err
+	}
+	return lookup(pid)
+}
+
+// Same reports whether id and other name the same process.
+func (id Identity) Same(other Identity) bool {
+	return id == other
+}
+
+func (id Identity) String() string {
+	if id.BootID == "" {
+		return fmt.Sprintf("pid %d (start %d)", id.PID, id.StartTime)
+	}
+	return fmt.Sprintf("pid %d (start %d, boot %s)", id.PID, id.StartTime, id.BootID)
+}
+
+// Probe reports the state of the process id names: Reused when its PID now
+// belongs to another process (also one started in a later boot), otherwise
+// what Probe says of the PID.
+func (id Identity) Probe() (State, error) {
+	if err := ValidatePID(id.PID); err != nil {
+		return Unknown, err
+	}
+	cur, s, err := lookupState(id.PID)
+	switch {
+	case errors.Is(err, os.ErrProcessDone):
+		return NotFound, nil
+	case err != nil:
+		return Unknown, err
+	case !id.Same(cur):
+		return Reused, nil
+	}
+	return s, nil
+}
+
+// processDone is the error of lookup for a PID that no process has.
+func processDone(pid int) error {
+	return &ProcessError{PID: pid, State: NotFound}
+}

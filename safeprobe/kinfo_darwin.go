@@ -1,0 +1,27 @@
+package safeprobe
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+const darwinSZOMB = 5 // p_stat of a zombie, <sys/proc.h>
+
+func readKinfo(pid int) (kinfo, error) {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	switch {
+	case err == unix.EIO || err == unix.ESRCH:
+		// x/sys reports the empty answer for a PID no process has as EIO.
+		return kinfo{}, errNoProcess
+	case err != nil:
+		return kinfo{}, fmt.Errorf("safeprobe: sysctl kern.proc.pid.%d: %w", pid, err)
+	case int(k.Proc.P_pid) != pid:
+		return kinfo{}, errNoProcess
+	}
+	st := k.Proc.P_starttime
+	return kinfo{
+		zombie: k.Proc.P_stat == darwinSZOMB,
+		start:  timevalMicros(int64(st.Sec), int64(st.Usec)),
+	}, nil
+}

@@ -1,0 +1,59 @@
+package safeprobe
+
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// linuxOS is every system call the Linux probe makes. Tests substitute it to
+// reach what a test machine cannot produce (no pidfds, no procfs, hidepid)
+// and to prove which PIDs a probe ever signals.
+type linuxOS struct {
+	pidfdOpen func(pid int) (fd int, err error)
+	pollIn    func(fd int) (readable bool, err error)
+	closeFD   func(fd int) error
+	kill      func(pid int, sig syscall.Signal) error
+	// readFile reads a small file into buf, returning the bytes read.
+	readFile func(name string, buf []byte) (int, error)
+}
+
+var sys = linuxOS{
+	pidfdOpen: func(pid int) (int, error) { return unix.PidfdOpen(pid, 0) },
+	pollIn: func(fd int) (bool, error) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		for {
+			n, err := unix.Poll(fds, 0)
+			if err == unix.EINTR {
+				continue
+			}
+			return n > 0 && fds[0].Revents&unix.POLLIN != 0, err
+		}
+	},
+	closeFD:  unix.Close,
+	kill:     syscall.Kill,
+	readFile: readSmallFile,
+}
+
+// readSmallFile reads name into buf without the allocations of os.ReadFile.
+// It reads once: procfs hands a whole stat or status line to one read of a
+// buffer large enough, and a second read only to learn of the end costs a
+// system call per probe.
+func readSmallFile(name string, buf []byte) (int, error) {
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Read(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, &os.PathError{Op: "read", Path: name, Err: err}
+		}
+		return n, nil
+	}
+}

@@ -1,0 +1,419 @@
+package safeprobe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func init() {
+	// Probe the PID in SAFEPROBE_TEST_PID and print the state and kill's
+	// own answer, from a process of another user.
+	childModes["probe-pid"] = func() {
+		pid, _ := strconv.Atoi(os.Getenv("SAFEPROBE_TEST_PID"))
+		s, err := Probe(pid)
+		fmt.Printf("%v|%v|%v\n", s, err, syscall.Kill(pid, 0))
+	}
+}
+
+// startSleeper starts a child that runs until the test ends.
+func startSleeper(t *testing.T, argv ...string) *exec.Cmd {
+	t.Helper()
+	if len(argv) == 0 {
+		argv = []string{"sleep", "600"}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	return cmd
+}
+
+// startZombie starts a child that exits at once and is not reaped until
+// the test ends, and waits until it has exited.
+func startZombie(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Wait() })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, _, err := readStatus(cmd.Process.Pid)
+		if err == nil && st == 'Z' {
+			return cmd
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d did not become a zombie: state %q, %v", cmd.Process.Pid, st, err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// otherThread returns the ID of a live thread of this process that is not
+// the main thread, held alive until the test ends.
+func otherThread(t *testing.T) int {
+	t.Helper()
+	tid := make(chan int)
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+		tid <- unix.Gettid()
+		<-done
+	}()
+	t.Cleanup(func() { close(done) })
+	id := <-tid
+	if id == os.Getpid() {
+		t.Skip("the locked goroutine runs on the main thread")
+	}
+	return id
+}
+
+// withoutPidfd makes the probe take its kill + procfs path, as on kernels
+// before 5.3 and in sandboxes that refuse pidfd_open.
+func withoutPidfd(t *testing.T) {
+	t.Helper()
+	saved := sys
+	sys.pidfdOpen = func(int) (int, error) { return -1, unix.ENOSYS }
+	t.Cleanup(func() { sys = saved })
+}
+
+func eachProbePath(t *testing.T, f func(t *testing.T)) {
+	t.Run("pidfd", f)
+	t.Run("procfs", func(t *testing.T) {
+		withoutPidfd(t)
+		f(t)
+	})
+}
+
+func wantGone(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil || !errors.Is(err, os.ErrProcessDone) || !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("%s = %v; want an error matching os.ErrProcessDone and syscall.ESRCH", what, err)
+	}
+}
+
+func TestRunningChild(t *testing.T) {
+	cmd := startSleeper(t)
+	pid := cmd.Process.Pid
+	eachProbePath(t, func(t *testing.T) {
+		if s, err := Probe(pid); s != Running || err != nil {
+			t.Errorf("Probe = %v, %v; want running", s, err)
+		}
+		if !Alive(pid) {
+			t.Error("Alive = false")
+		}
+		if err := Check(pid); err != nil {
+			t.Errorf("Check = %v", err)
+		}
+		if err := CheckProcess(cmd.Process); err != nil {
+			t.Errorf("CheckProcess = %v", err)
+		}
+	})
+	id, err := Lookup(pid)
+	if err != nil || id.PID != pid || id.StartTime == 0 || id.BootID == "" {
+		t.Fatalf("Lookup = %+v, %v", id, err)
+	}
+	if s, err := id.Probe(); s != Running || err != nil {
+		t.Errorf("Identity.Probe = %v, %v; want running", s, err)
+	}
+}
+
+func TestStoppedChildIsRunning(t *testing.T) {
+	cmd := startSleeper(t)
+	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	eachProbePath(t, func(t *testing.T) {
+		if s, err := Probe(cmd.Process.Pid); s != Running {
+			t.Errorf("Probe(stopped) = %v, %v; want running", s, err)
+		}
+	})
+}
+
+func TestReapedChildIsNotFound(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	eachProbePath(t, func(t *testing.T) {
+		if s, err := Probe(pid); s != NotFound || err != nil {
+			t.Errorf("Probe = %v, %v; want not found", s, err)
+		}
+		if Alive(pid) {
+			t.Error("Alive = true")
+		}
+		wantGone(t, "Check", Check(pid))
+		wantGone(t, "CheckProcess", CheckProcess(cmd.Process))
+	})
+	if _, err := Lookup(pid); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("Lookup = %v; want os.ErrProcessDone", err)
+	}
+}
+
+func TestZombieIsNotRunning(t *testing.T) {
+	cmd := startZombie(t)
+	pid := cmd.Process.Pid
+	// The trap safeprobe replaces: kill says a zombie is there.
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("kill(zombie, 0) = %v; the premise of this test is that it succeeds", err)
+	}
+	eachProbePath(t, func(t *testing.T) {
+		if s, err := Probe(pid); s != Zombie || err != nil {
+			t.Errorf("Probe = %v, %v; want zombie", s, err)
+		}
+		if Alive(pid) {
+			t.Error("Alive(zombie) = true")
+		}
+		err := Check(pid)
+		wantGone(t, "Check", err)
+		if err != nil && !strings.Contains(err.Error(), "zombie") {
+			t.Errorf("Check error %q does not say zombie", err)
+		}
+		wantGone(t, "CheckProcess", CheckProcess(cmd.Process))
+	})
+	// A zombie keeps its identity until reaped.
+	if _, err := Lookup(pid); err != nil {
+		t.Errorf("Lookup(zombie) = %v", err)
+	}
+}
+
+func TestThreadIsNotAProcess(t *testing.T) {
+	tid := otherThread(t)
+	if err := syscall.Kill(tid, 0); err != nil {
+		t.Fatalf("kill(tid, 0) = %v; the premise of this test is that it succeeds", err)
+	}
+	eachProbePath(t, func(t *testing.T) {
+		if s, err := Probe(tid); s != NotFound || err != nil {
+			t.Errorf("Probe(tid %d) = %v, %v; want not found", tid, s, err)
+		}
+		if _, err := Lookup(tid); !errors.Is(err, os.ErrProcessDone) {
+			t.Errorf("Lookup(tid) = %v; want os.ErrProcessDone", err)
+		}
+	})
+}
+
+// TestOtherUsersProcessIsRunning probes, from an unprivileged process, a
+// process it may not signal: kill says EPERM, safeprobe says running.
+func TestOtherUsersProcessIsRunning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		// PID 1 belongs to root: kill(1, 0) says EPERM to everyone else.
+		if err := syscall.Kill(1, 0); err != syscall.EPERM {
+			t.Skipf("kill(1, 0) = %v, not EPERM", err)
+		}
+		if s, err := Probe(1); s != Running || err != nil {
+			t.Fatalf("Probe(1) = %v, %v; want running", s, err)
+		}
+		return
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("setpriv not installed")
+	}
+	// A root-owned sleeper, probed by the test binary run as nobody. The
+	// binary is copied where nobody may execute it.
+	target := startSleeper(t)
+	dir, err := os.MkdirTemp("", "safeprobe-nobody")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	exe, _ := os.Executable()
+	bin := dir + "/probe.test"
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin)
+	cmd.Env = append(os.Environ(), childEnv+"=probe-pid", "SAFEPROBE_TEST_PID="+strconv.Itoa(target.Process.Pid))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("probe as nobody: %v (%s)", err, out)
+	}
+	got := strings.Split(strings.TrimSpace(string(out)), "|")
+	if len(got) != 3 || got[2] != syscall.EPERM.Error() {
+		t.Fatalf("as nobody, kill(%d, 0) = %q; the premise is EPERM (output %q)", target.Process.Pid, got, out)
+	}
+	if got[0] != Running.String() || got[1] != "<nil>" {
+		t.Errorf("as nobody, Probe(root's process) = %s, %s; want running", got[0], got[1])
+	}
+}
+
+// TestHiddenProcessIsRunning covers /proc mounted with hidepid=2: another
+// user's process exists (kill says EPERM) but has no /proc entry.
+func TestHiddenProcessIsRunning(t *testing.T) {
+	saved := sys
+	t.Cleanup(func() { sys = saved })
+	sys.pidfdOpen = func(int) (int, error) { return -1, unix.EPERM }
+	sys.kill = func(int, syscall.Signal) error { return unix.EPERM }
+	sys.readFile = func(name string, buf []byte) (int, error) {
+		if strings.HasSuffix(name, "boot_id") {
+			return saved.readFile(name, buf)
+		}
+		return 0, &os.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+	}
+	if s, err := Probe(4242); s != Running || err != nil {
+		t.Errorf("Probe(hidden) = %v, %v; want running", s, err)
+	}
+	_, err := Lookup(4242)
+	if !errors.Is(err, ErrUnsupported) || errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("Lookup(hidden) = %v; want ErrUnsupported, not ErrProcessDone", err)
+	}
+}
+
+// TestProbeSignalsNothingButTheValidPID records every kill the probe makes:
+// no PID outside 1..MaxPID and no signal but 0 ever reaches the kernel.
+func TestProbeSignalsNothingButTheValidPID(t *testing.T) {
+	saved := sys
+	t.Cleanup(func() { sys = saved })
+	var calls []string
+	sys.pidfdOpen = func(pid int) (int, error) {
+		calls = append(calls, fmt.Sprintf("pidfd_open(%d)", pid))
+		return -1, unix.ENOSYS
+	}
+	sys.kill = func(pid int, sig syscall.Signal) error {
+		calls = append(calls, fmt.Sprintf("kill(%d, %d)", pid, sig))
+		if pid <= 0 || sig != 0 {
+			t.Errorf("kill(%d, %d) reached the kernel", pid, sig)
+		}
+		return saved.kill(pid, sig)
+	}
+	for _, pid := range invalidPIDs {
+		Probe(pid)
+		Check(pid)
+		Alive(pid)
+		Lookup(pid)
+		Identity{PID: pid}.Probe()
+	}
+	if len(calls) != 0 {
+		t.Fatalf("invalid PIDs reached the OS: %v", calls)
+	}
+	Probe(os.Getpid())
+	Lookup(os.Getpid())
+	for _, c := range calls {
+		if !strings.Contains(c, "("+strconv.Itoa(os.Getpid())) {
+			t.Errorf("probing %d made the call %s", os.Getpid(), c)
+		}
+	}
+}
+
+func TestIdentityDetectsReuse(t *testing.T) {
+	self, err := Self()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []Identity{
+		{PID: self.PID, StartTime: self.StartTime + 1, BootID: self.BootID},
+		{PID: self.PID, StartTime: self.StartTime, BootID: "00000000-0000-0000-0000-000000000000"},
+	} {
+		if s, err := other.Probe(); s != Reused || err != nil {
+			t.Errorf("%v.Probe() = %v, %v; want reused (the PID now names %v)", other, s, err, self)
+		}
+	}
+
+	// For real: a child's PID handed to a new process.
+	first := exec.Command("true")
+	if err := first.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pid := first.Process.Pid
+	if os.Geteuid() != 0 {
+		return
+	}
+	gone := Identity{PID: pid, StartTime: 1, BootID: self.BootID}
+	if s, err := gone.Probe(); s != NotFound || err != nil {
+		t.Errorf("identity of a reaped child: Probe = %v, %v; want not found", s, err)
+	}
+	reuser := reusePID(t, pid)
+	if reuser == nil {
+		t.Skip("could not get the PID handed out again (ns_last_pid not writable or raced)")
+	}
+	now, err := Lookup(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := now
+	old.StartTime-- // what a process with this PID that started earlier recorded
+	if s, err := old.Probe(); s != Reused || err != nil {
+		t.Errorf("after PID %d was reused: Probe = %v, %v; want reused", pid, s, err)
+	}
+	if s, err := now.Probe(); s != Running {
+		t.Errorf("the new owner of PID %d: Probe = %v, %v; want running", pid, s, err)
+	}
+}
+
+// reusePID starts a sleeper that gets the given PID, through
+// /proc/sys/kernel/ns_last_pid (root only; other forks on the machine can
+// race it, so it tries a few times).
+func reusePID(t *testing.T, pid int) *exec.Cmd {
+	for range 20 {
+		if err := os.WriteFile("/proc/sys/kernel/ns_last_pid", []byte(strconv.Itoa(pid-1)), 0); err != nil {
+			return nil
+		}
+		cmd := startSleeper(t)
+		if cmd.Process.Pid == pid {
+			return cmd
+		}
+	}
+	return nil
+}
+
+func TestParseStat(t *testing.T) {
+	line := "4242 (a) b) (c\nd) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10\n"
+	state, start, err := parseStat([]byte(line))
+	if err != nil || state != 'S' || start != 987654 {
+		t.Fatalf("parseStat = %q, %d, %v; want 'S', 987654", state, start, err)
+	}
+	for _, bad := range []string{"", "4242 a S 1", "4242 (a) S 1 2 3", "4242 (a) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 x"} {
+		if _, _, err := parseStat([]byte(bad)); !errors.Is(err, errProcFormat) {
+			t.Errorf("parseStat(%q) = %v; want errProcFormat", bad, err)
+		}
+	}
+}
+
+func FuzzParseStat(f *testing.F) {
+	f.Add("bash", uint64(12345), []byte("1 (init) S 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0"))
+	f.Add("a) (b", uint64(1), []byte("2 (a) (b) Z"))
+	f.Add("x\ny) S 1", uint64(1<<63), []byte(")"))
+	f.Add("", uint64(0), []byte("((((("))
+	f.Fuzz(func(t *testing.T, comm string, start uint64, raw []byte) {
+		parseStat(raw) // must not panic
+		line := fmt.Sprintf("77 (%s) R 1 77 77 0 -1 4194560 9 0 0 0 0 0 0 0 20 0 1 0 %d 8192 100 18446744073709551615", comm, start)
+		state, got, err := parseStat([]byte(line))
+		if err != nil || state != 'R' || got != start {
+			t.Fatalf("comm %q: parseStat = %q, %d, %v; want 'R', %d", comm, state, got, err, start)
+		}
+	})
+}
+
+func TestParseStatus(t *testing.T) {
+	status := "Name:\tsleep\nUmask:\t0022\nState:\tZ (zombie)\nTgid:\t77\nNgid:\t0\nPid:\t78\n"
+	state, tgid, err := parseStatus([]byte(status))
+	if err != nil || state != 'Z' || tgid != 77 {
+		t.Fatalf("parseStatus = %q, %d, %v", state, tgid, err)
+	}
+	if _, _, err := parseStatus([]byte("Name:\tx\n")); !errors.Is(err, errProcFormat) {
+		t.Errorf("parseStatus without State = %v", err)
+	}
+}

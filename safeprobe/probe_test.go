@@ -1,0 +1,96 @@
+package safeprobe
+
+import (
+	"errors"
+	"math"
+	"os"
+	"syscall"
+	"testing"
+)
+
+// invalidPIDs are values a corrupt PID file produces: kill(0) is the
+// caller's process group, kill(-1) every process, and os.FindProcess
+// truncates to int32, so 1<<32+1 is PID 1 and 1<<32-1 is -1.
+var invalidPIDs = []int{0, -1, -2, math.MinInt, math.MaxInt32 + 1, 1<<32 - 1, 1<<32 + 1, math.MaxInt}
+
+func TestValidatePIDRejectsWhatNoProcessHas(t *testing.T) {
+	for _, pid := range invalidPIDs {
+		if err := ValidatePID(pid); !errors.Is(err, ErrInvalidPID) {
+			t.Errorf("ValidatePID(%d) = %v, want ErrInvalidPID", pid, err)
+		}
+	}
+	for _, pid := range []int{1, os.Getpid(), MaxPID} {
+		if err := ValidatePID(pid); err != nil {
+			t.Errorf("ValidatePID(%d) = %v, want nil", pid, err)
+		}
+	}
+}
+
+func TestInvalidPIDsAreRejectedByEveryEntryPoint(t *testing.T) {
+	for _, pid := range invalidPIDs {
+		if s, err := Probe(pid); s != Unknown || !errors.Is(err, ErrInvalidPID) {
+			t.Errorf("Probe(%d) = %v, %v; want Unknown, ErrInvalidPID", pid, s, err)
+		}
+		if Alive(pid) {
+			t.Errorf("Alive(%d) = true", pid)
+		}
+		err := Check(pid)
+		if !errors.Is(err, ErrInvalidPID) || errors.Is(err, os.ErrProcessDone) {
+			t.Errorf("Check(%d) = %v; want ErrInvalidPID and not ErrProcessDone", pid, err)
+		}
+		if err := CheckProcess(&os.Process{Pid: pid}); !errors.Is(err, ErrInvalidPID) {
+			t.Errorf("CheckProcess(Pid: %d) = %v; want ErrInvalidPID", pid, err)
+		}
+		if _, err := Lookup(pid); !errors.Is(err, ErrInvalidPID) {
+			t.Errorf("Lookup(%d) = %v; want ErrInvalidPID", pid, err)
+		}
+		if s, err := (Identity{PID: pid}).Probe(); s != Unknown || !errors.Is(err, ErrInvalidPID) {
+			t.Errorf("Identity{PID: %d}.Probe() = %v, %v; want Unknown, ErrInvalidPID", pid, s, err)
+		}
+	}
+	if err := CheckProcess(nil); !errors.Is(err, ErrInvalidPID) {
+		t.Errorf("CheckProcess(nil) = %v; want ErrInvalidPID", err)
+	}
+}
+
+func TestSelfIsRunning(t *testing.T) {
+	if s, err := Probe(os.Getpid()); s != Running || err != nil {
+		t.Fatalf("Probe(self) = %v, %v; want running", s, err)
+	}
+	if err := Check(os.Getpid()); err != nil {
+		t.Fatalf("Check(self) = %v", err)
+	}
+	self, err := Self()
+	if err != nil {
+		t.Fatalf("Self: %v", err)
+	}
+	again, err := Lookup(os.Getpid())
+	if err != nil || !self.Same(again) || self.StartTime == 0 {
+		t.Fatalf("Self() = %v, Lookup(self) = %v, %v; want the same non-zero identity", self, again, err)
+	}
+	if s, err := self.Probe(); s != Running || err != nil {
+		t.Fatalf("Self().Probe() = %v, %v", s, err)
+	}
+}
+
+func TestProcessErrorMatchesWhatKillCallersTest(t *testing.T) {
+	for _, s := range []State{NotFound, Zombie, Reused} {
+		err := error(&ProcessError{PID: 42, State: s})
+		if !errors.Is(err, os.ErrProcessDone) || !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("%v: errors.Is(ErrProcessDone, ESRCH) false: %v", s, err)
+		}
+	}
+	unknown := &ProcessError{PID: 42, State: Unknown, Err: syscall.EIO}
+	if errors.Is(unknown, os.ErrProcessDone) || errors.Is(unknown, syscall.ESRCH) || !errors.Is(unknown, syscall.EIO) {
+		t.Errorf("unknown state error matches the wrong errors: %v", unknown)
+	}
+}
+
+func TestStateString(t *testing.T) {
+	want := map[State]string{Unknown: "unknown", Running: "running", Zombie: "zombie", NotFound: "not found", Reused: "reused", 99: "State(99)"}
+	for s, w := range want {
+		if s.String() != w {
+			t.Errorf("State(%d).String() = %q, want %q", s, s.String(), w)
+		}
+	}
+}

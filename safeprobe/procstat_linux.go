@@ -1,0 +1,90 @@
+package safeprobe
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+var errProcFormat = errors.New("unexpected /proc format")
+
+// parseStat returns the state (field 3) and start time (field 22, clock
+// ticks since boot) from the contents of /proc/<pid>/stat. The command name
+// in field 2 may hold spaces, parentheses and newlines, so the fields are
+// counted from the last ')'.
+func parseStat(b []byte) (state byte, start uint64, err error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || bytes.IndexByte(b, '(') < 0 {
+		return 0, 0, fmt.Errorf("%w: no command name in stat", errProcFormat)
+	}
+	// Field 3 is the state; field 22, the 20th after the name, the start.
+	var stateField, startField []byte
+	n := 0
+	for rest := b[i+1:]; n < 20; n++ {
+		rest = bytes.TrimLeft(rest, " \n")
+		if len(rest) == 0 {
+			break
+		}
+		end := bytes.IndexAny(rest, " \n")
+		if end < 0 {
+			end = len(rest)
+		}
+		switch n {
+		case 0:
+			stateField = rest[:end]
+		case 19:
+			startField = rest[:end]
+		}
+		rest = rest[end:]
+	}
+	if n < 20 || len(stateField) != 1 {
+		return 0, 0, fmt.Errorf("%w: %d fields after the command name in stat", errProcFormat, n)
+	}
+	start, err = strconv.ParseUint(string(startField), 10, 64)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w: start time %q", errProcFormat, startField)
+	}
+	return stateField[0], start, nil
+}
+
+// parseStatus returns the state letter and the thread group ID from the
+// contents of /proc/<pid>/status.
+func parseStatus(b []byte) (state byte, tgid int, err error) {
+	for line := range bytes.Lines(b) {
+		key, val, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		val = bytes.TrimSpace(val)
+		switch string(key) {
+		case "State":
+			if len(val) == 0 {
+				return 0, 0, fmt.Errorf("%w: empty State in status", errProcFormat)
+			}
+			state = val[0]
+		case "Tgid":
+			tgid, err = strconv.Atoi(string(val))
+			if err != nil {
+				return 0, 0, fmt.Errorf("%w: Tgid %q in status", errProcFormat, val)
+			}
+		}
+		if state != 0 && tgid != 0 {
+			return state, tgid, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("%w: no State and Tgid in status", errProcFormat)
+}
+
+// stateOf maps a /proc state letter to a State. X (dead) is a process being
+// released; Z is a zombie; every other letter (running, sleeping, stopped,
+// traced, idle, disk wait, parked) is a live process.
+func stateOf(letter byte) State {
+	switch letter {
+	case 'Z':
+		return Zombie
+	case 'X', 'x':
+		return NotFound
+	}
+	return Running
+}
