@@ -1,0 +1,35 @@
+package safeprobe
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/sys/windows"
+)
+
+// lookup reads the creation time of the process, as a FILETIME (100 ns
+// intervals since 1601): absolute, so no boot ID is needed. An exited
+// process whose object some open handle keeps alive still has its identity,
+// and its PID cannot be reused until that handle is closed.
+func lookup(pid int) (Identity, error) {
+	h, err := sys.openProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, uint32(pid))
+	switch {
+	case errors.Is(err, windows.ERROR_INVALID_PARAMETER):
+		return Identity{}, processDone(pid)
+	case err != nil:
+		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: OpenProcess: %w", pid, err)
+	}
+	defer sys.closeHandle(h)
+	switch same, err := sameProcess(h, pid); {
+	case err != nil:
+		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
+	case !same:
+		return Identity{}, processDone(pid)
+	}
+	created, err := sys.getProcessTimes(h)
+	if err != nil {
+		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: GetProcessTimes: %w", pid, err)
+	}
+	start := uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime)
+	return Identity{PID: pid, StartTime: start}, nil
+}

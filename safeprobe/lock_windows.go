@@ -1,0 +1,331 @@
+package safeprobe
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// The Windows lock is LockFileEx on one byte at offset lockOffset, far past
+// any record. Windows byte-range locks are mandatory: a lock on byte 0 would
+// make the record unreadable to everyone but the holder. The lock belongs to
+// the handle; the handle is not inheritable, so a child the holder starts
+// never keeps it. Every handle shares read, write and delete access, so
+// readers and the holder's Release never meet a sharing violation.
+
+// lockOffset is the byte LockFileEx locks.
+const lockOffset = 1 << 20
+
+// staleReleaseWait is how long TryAcquire keeps trying a lock whose
+// recorded holder is gone: Windows releases a dead process's locks when it
+// closes its handles, which can lag behind the exit.
+const staleReleaseWait = 2 * time.Second
+
+// deletePendingWait is how long openLockFile retries a file whose removal
+// is still pending (it fails with access denied until its last handle
+// closes).
+const deletePendingWait = 200 * time.Millisecond
+
+// fileKey names a file: volume serial number and file index.
+type fileKey struct{ volume, indexHigh, indexLow uint32 }
+
+// winLockOS is every Windows call the lock makes. Tests substitute it to
+// simulate what Wine does not emulate faithfully: mandatory locks (a read
+// of a range another handle has locked fails with ERROR_LOCK_VIOLATION) and
+// a dead holder's lock released late.
+type winLockOS struct {
+	createFile   func(path string, access, share, disposition, flags uint32) (windows.Handle, error)
+	fileInfo     func(h windows.Handle) (windows.ByHandleFileInformation, error)
+	fileType     func(h windows.Handle) (uint32, error)
+	lockFileEx   func(h windows.Handle, flags uint32, off uint64, n uint32) error
+	unlockFileEx func(h windows.Handle, off uint64, n uint32) error
+	readAt       func(h windows.Handle, b []byte, off int64) (int, error)
+	writeAt      func(h windows.Handle, b []byte, off int64) (int, error)
+	truncate     func(h windows.Handle, size int64) error
+	flush        func(h windows.Handle) error
+	// markDeleted removes the file when h closes (at once with POSIX
+	// semantics where the file system has them).
+	markDeleted func(h windows.Handle) error
+	closeHandle func(h windows.Handle) error
+}
+
+var lockOS = winLockOS{
+	createFile: func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+		p, err := windows.UTF16PtrFromString(path)
+		if err != nil {
+			return windows.InvalidHandle, err
+		}
+		return windows.CreateFile(p, access, share, nil, disposition, flags, 0)
+	},
+	fileInfo: func(h windows.Handle) (windows.ByHandleFileInformation, error) {
+		var fi windows.ByHandleFileInformation
+		err := windows.GetFileInformationByHandle(h, &fi)
+		return fi, err
+	},
+	fileType: windows.GetFileType,
+	lockFileEx: func(h windows.Handle, flags uint32, off uint64, n uint32) error {
+		ol := overlappedAt(off)
+		return windows.LockFileEx(h, flags, 0, n, 0, &ol)
+	},
+	unlockFileEx: func(h windows.Handle, off uint64, n uint32) error {
+		ol := overlappedAt(off)
+		return windows.UnlockFileEx(h, 0, n, 0, &ol)
+	},
+	readAt: func(h windows.Handle, b []byte, off int64) (int, error) {
+		var done uint32
+		ol := overlappedAt(uint64(off))
+		err := windows.ReadFile(h, b, &done, &ol)
+		if errors.Is(err, windows.ERROR_HANDLE_EOF) {
+			err = io.EOF
+		}
+		return int(done), err
+	},
+	writeAt: func(h windows.Handle, b []byte, off int64) (int, error) {
+		var done uint32
+		ol := overlappedAt(uint64(off))
+		err := windows.WriteFile(h, b, &done, &ol)
+		return int(done), err
+	},
+	truncate: func(h windows.Handle, size int64) error {
+		return windows.SetFileInformationByHandle(h, windows.FileEndOfFileInfo,
+			(*byte)(unsafe.Pointer(&size)), uint32(unsafe.Sizeof(size)))
+	},
+	flush: windows.FlushFileBuffers,
+	markDeleted: func(h windows.Handle) error {
+		ex := uint32(windows.FILE_DISPOSITION_DELETE | windows.FILE_DISPOSITION_POSIX_SEMANTICS)
+		err := windows.SetFileInformationByHandle(h, windows.FileDispositionInfoEx,
+			(*byte)(unsafe.Pointer(&ex)), uint32(unsafe.Sizeof(ex)))
+		if err != nil { // no POSIX semantics: removed when the last handle closes
+			del := byte(1) // FILE_DISPOSITION_INFO.DeleteFile, a BOOLEAN
+			err = windows.SetFileInformationByHandle(h, windows.FileDispositionInfo, &del, 1)
+		}
+		return err
+	},
+	closeHandle: windows.CloseHandle,
+}
+
+func overlappedAt(off uint64) windows.Overlapped {
+	return windows.Overlapped{Offset: uint32(off), OffsetHigh: uint32(off >> 32)}
+}
+
+const shareAll = windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE
+
+type winLockFile struct {
+	h    windows.Handle
+	k    fileKey
+	path string
+}
+
+// openLockFile opens the lock file at path: for writing (creating it if
+// missing) when write is set, read-only otherwise. mode is not used: the
+// file gets its directory's inherited ACL. It refuses, before opening and
+// again on the handle, anything but a regular file with one link: a
+// symbolic link or junction (opened as itself, never followed), a
+// directory, a pipe or device.
+func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
+	if fi, err := os.Lstat(path); err == nil {
+		if err := checkLockMode(fi.Mode()); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	access, disposition := uint32(windows.GENERIC_READ), uint32(windows.OPEN_EXISTING)
+	if write {
+		access |= windows.GENERIC_WRITE
+		disposition = windows.OPEN_ALWAYS
+	}
+	flags := uint32(windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_OPEN_REPARSE_POINT)
+	deadline := time.Now().Add(deletePendingWait)
+	var h windows.Handle
+	var err error
+	for {
+		h, err = lockOS.createFile(path, access, shareAll, disposition, flags)
+		pending := errors.Is(err, windows.ERROR_ACCESS_DENIED) || errors.Is(err, windows.ERROR_DELETE_PENDING)
+		if !pending || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
+	}
+	k, err := checkLockHandle(h, path)
+	if err != nil {
+		lockOS.closeHandle(h)
+		return nil, err
+	}
+	return &winLockFile{h: h, k: k, path: path}, nil
+}
+
+// checkLockMode refuses what os.Lstat shows is not a regular file.
+func checkLockMode(m fs.FileMode) error {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return fmt.Errorf("%w: a symbolic link", ErrUnsafePath)
+	case m.IsDir():
+		return fmt.Errorf("%w: a directory", ErrUnsafePath)
+	case !m.IsRegular():
+		return fmt.Errorf("%w: not a regular file (%v)", ErrUnsafePath, m.Type())
+	}
+	return nil
+}
+
+// checkLockHandle refuses an open handle that is not a regular disk file
+// with one link, and returns the file's key.
+func checkLockHandle(h windows.Handle, path string) (fileKey, error) {
+	t, err := lockOS.fileType(h)
+	if err != nil {
+		return fileKey{}, &fs.PathError{Op: "GetFileType", Path: path, Err: err}
+	}
+	if t != windows.FILE_TYPE_DISK {
+		return fileKey{}, fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
+	}
+	fi, err := lockOS.fileInfo(h)
+	if err != nil {
+		return fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	}
+	switch {
+	case fi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0:
+		return fileKey{}, fmt.Errorf("%w: a symbolic link or junction", ErrUnsafePath)
+	case fi.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY != 0:
+		return fileKey{}, fmt.Errorf("%w: a directory", ErrUnsafePath)
+	case fi.NumberOfLinks > 1:
+		return fileKey{}, fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
+	}
+	return fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
+}
+
+func (f *winLockFile) key() fileKey { return f.k }
+
+func (f *winLockFile) tryLock() error {
+	return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
+}
+
+func (f *winLockFile) probeHeld() (bool, error) {
+	switch err := f.lock(windows.LOCKFILE_FAIL_IMMEDIATELY); {
+	case errors.Is(err, errWouldBlock):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	return false, f.unlock()
+}
+
+func (f *winLockFile) lock(flags uint32) error {
+	err := lockOS.lockFileEx(f.h, flags, lockOffset, 1)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, windows.ERROR_LOCK_VIOLATION), errors.Is(err, windows.ERROR_IO_PENDING):
+		return errWouldBlock
+	}
+	return &fs.PathError{Op: "LockFileEx", Path: f.path, Err: err}
+}
+
+func (f *winLockFile) unlock() error {
+	if err := lockOS.unlockFileEx(f.h, lockOffset, 1); err != nil {
+		return &fs.PathError{Op: "UnlockFileEx", Path: f.path, Err: err}
+	}
+	return nil
+}
+
+func (f *winLockFile) ReadAt(b []byte, off int64) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := lockOS.readAt(f.h, b[n:], off+int64(n))
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			return n, io.EOF
+		}
+	}
+	return n, nil
+}
+
+func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := lockOS.writeAt(f.h, b[n:], off+int64(n))
+		n += m
+		if err != nil {
+			return n, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
+		}
+		if m == 0 {
+			return n, io.ErrShortWrite
+		}
+	}
+	return n, nil
+}
+
+func (f *winLockFile) Truncate(size int64) error {
+	if err := lockOS.truncate(f.h, size); err != nil {
+		return &fs.PathError{Op: "SetFileInformationByHandle", Path: f.path, Err: err}
+	}
+	return nil
+}
+
+func (f *winLockFile) Sync() error {
+	if err := lockOS.flush(f.h); err != nil {
+		return &fs.PathError{Op: "FlushFileBuffers", Path: f.path, Err: err}
+	}
+	return nil
+}
+
+func (f *winLockFile) Close() error {
+	return lockOS.closeHandle(f.h)
+}
+
+// pathKey names the file at path, not following a reparse point.
+func pathKey(path string) (fileKey, error) {
+	h, err := lockOS.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
+		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
+	if err != nil {
+		return fileKey{}, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
+	}
+	defer lockOS.closeHandle(h)
+	fi, err := lockOS.fileInfo(h)
+	if err != nil {
+		return fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	}
+	return fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
+}
+
+// removeLockFile marks the file at path for deletion through a handle of
+// its own, after checking that handle's file is f's. A reader that opened
+// the file without sharing delete access makes this fail with a sharing
+// violation; the file is then left, which is harmless.
+func removeLockFile(f lockFile, path string) error {
+	h, err := lockOS.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING,
+		windows.FILE_FLAG_OPEN_REPARSE_POINT)
+	if errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
+		return nil
+	}
+	if err != nil {
+		return &fs.PathError{Op: "CreateFile", Path: path, Err: err}
+	}
+	defer lockOS.closeHandle(h)
+	fi, err := lockOS.fileInfo(h)
+	if err != nil {
+		return &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	}
+	if (fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}) != f.key() {
+		return nil
+	}
+	if err := lockOS.markDeleted(h); err != nil {
+		return &fs.PathError{Op: "SetFileInformationByHandle", Path: path, Err: err}
+	}
+	return nil
+}
+
+// checkLockDir accepts any directory: Windows guards it with ACLs, not the
+// mode bits os.Lstat synthesizes.
+func checkLockDir(fi fs.FileInfo) error { return nil }

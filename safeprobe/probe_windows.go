@@ -1,0 +1,117 @@
+package safeprobe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// stillActive is STILL_ACTIVE, the exit code GetExitCodeProcess reports for
+// a process that has not exited (x/sys/windows has no constant for it). A
+// process may also exit with 259, so it proves nothing alone.
+const stillActive = 259
+
+// probe opens the process and asks whether its handle is signaled:
+//
+//   - OpenProcess fails with ERROR_INVALID_PARAMETER for a PID no process
+//     object has, and with ERROR_ACCESS_DENIED for a process that exists but
+//     that the caller may not open (a protected process, another user's).
+//   - The kernel ignores a PID's two low bits, so OpenProcess(pid+1..pid+3)
+//     opens process pid: GetProcessId(h) must equal the PID asked for.
+//   - A process handle is signaled once the process has exited. Windows has
+//     no zombie state: an exited process whose object lives on because some
+//     handle to it is still open is NotFound.
+//
+// No signal is sent: (*os.Process).Signal(syscall.Signal(0)) always fails on
+// Windows.
+func probe(pid int) (State, error) {
+	const access = windows.SYNCHRONIZE | windows.PROCESS_QUERY_LIMITED_INFORMATION
+	h, err := sys.openProcess(access, uint32(pid))
+	if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
+		// The process exists. Without SYNCHRONIZE the handle cannot be
+		// waited on, but a query-only handle still tells an alias apart.
+		return probeQueryOnly(pid)
+	}
+	if s, err := openState(pid, err); s != Running {
+		return s, err
+	}
+	defer sys.closeHandle(h)
+	if same, err := sameProcess(h, pid); !same {
+		return notSame(pid, err)
+	}
+	event, err := sys.waitForSingleObject(h, 0)
+	switch {
+	case err != nil:
+		return Unknown, fmt.Errorf("safeprobe: process %d: WaitForSingleObject: %w", pid, err)
+	case event == uint32(windows.WAIT_TIMEOUT):
+		return Running, nil
+	case event == windows.WAIT_OBJECT_0:
+		return NotFound, nil // exited
+	}
+	return Unknown, fmt.Errorf("safeprobe: process %d: WaitForSingleObject: unexpected result %#x", pid, event)
+}
+
+// probeQueryOnly probes a process the caller may not open with SYNCHRONIZE.
+// An exit code other than STILL_ACTIVE proves the process has exited; with
+// STILL_ACTIVE, or no access at all, it exists as far as anyone can tell.
+func probeQueryOnly(pid int) (State, error) {
+	h, err := sys.openProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, uint32(pid))
+	if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
+		return Running, nil
+	}
+	if s, err := openState(pid, err); s != Running {
+		return s, err
+	}
+	defer sys.closeHandle(h)
+	if same, err := sameProcess(h, pid); !same {
+		return notSame(pid, err)
+	}
+	code, err := sys.getExitCodeProcess(h)
+	switch {
+	case err != nil:
+		return Unknown, fmt.Errorf("safeprobe: process %d: GetExitCodeProcess: %w", pid, err)
+	case code != stillActive:
+		return NotFound, nil
+	}
+	return Running, nil
+}
+
+// openState maps the error of OpenProcess (other than ERROR_ACCESS_DENIED) to
+// a state: Running when the handle is open and the probe goes on.
+func openState(pid int, err error) (State, error) {
+	switch {
+	case err == nil:
+		return Running, nil
+	case errors.Is(err, windows.ERROR_INVALID_PARAMETER):
+		return NotFound, nil
+	}
+	return Unknown, fmt.Errorf("safeprobe: process %d: OpenProcess: %w", pid, err)
+}
+
+// sameProcess reports whether h, opened for pid, is the process with that
+// PID and not one whose PID differs only in the two low bits, which leaves
+// pid no process's PID.
+func sameProcess(h windows.Handle, pid int) (bool, error) {
+	got, err := sys.getProcessId(h)
+	if err != nil {
+		return false, fmt.Errorf("GetProcessId: %w", err)
+	}
+	return int64(got) == int64(pid), nil
+}
+
+// notSame is the state for a handle sameProcess rejected.
+func notSame(pid int, err error) (State, error) {
+	if err != nil {
+		return Unknown, fmt.Errorf("safeprobe: process %d: %w", pid, err)
+	}
+	return NotFound, nil
+}
+
+// probeProcess probes p.Pid: the process handle inside an *os.Process is not
+// exported. While p holds that handle (until p.Wait or p.Release), Windows
+// cannot give p.Pid to another process, so the PID still names p's process.
+func probeProcess(p *os.Process) (State, error) {
+	return probe(p.Pid)
+}
