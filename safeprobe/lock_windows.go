@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"time"
 	"unsafe"
 
@@ -28,8 +29,9 @@ const lockOffset = 1 << 20
 const staleReleaseWait = 2 * time.Second
 
 // deletePendingWait is how long openLockFile retries a file whose removal
-// is still pending (it fails with access denied until its last handle
-// closes).
+// is pending (Release marked it, but a waiter still has it open; without
+// POSIX delete semantics the name stays until the last handle closes).
+// After that it reports ErrLocked, so Acquire waits on.
 const deletePendingWait = 200 * time.Millisecond
 
 // fileKey names a file: volume serial number and file index.
@@ -61,7 +63,16 @@ var lockOS = winLockOS{
 		if err != nil {
 			return windows.InvalidHandle, err
 		}
-		return windows.CreateFile(p, access, share, nil, disposition, flags, 0)
+		// A file whose removal is pending fails to open with access
+		// denied; only the NT status tells it from a real denial, and it
+		// must be read on the same thread.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		h, err := windows.CreateFile(p, access, share, nil, disposition, flags, 0)
+		if errors.Is(err, windows.ERROR_ACCESS_DENIED) && lastNtStatus() == windows.STATUS_DELETE_PENDING {
+			err = windows.ERROR_DELETE_PENDING
+		}
+		return h, err
 	},
 	fileInfo: func(h windows.Handle) (windows.ByHandleFileInformation, error) {
 		var fi windows.ByHandleFileInformation
@@ -110,6 +121,17 @@ var lockOS = winLockOS{
 	closeHandle: windows.CloseHandle,
 }
 
+var procRtlGetLastNtStatus = windows.NewLazySystemDLL("ntdll.dll").NewProc("RtlGetLastNtStatus")
+
+// lastNtStatus is the NT status of the calling thread's last failed call.
+func lastNtStatus() windows.NTStatus {
+	if procRtlGetLastNtStatus.Find() != nil {
+		return 0
+	}
+	r, _, _ := procRtlGetLastNtStatus.Call()
+	return windows.NTStatus(r)
+}
+
 func overlappedAt(off uint64) windows.Overlapped {
 	return windows.Overlapped{Offset: uint32(off), OffsetHigh: uint32(off >> 32)}
 }
@@ -147,11 +169,13 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	var err error
 	for {
 		h, err = lockOS.createFile(path, access, shareAll, disposition, flags)
-		pending := errors.Is(err, windows.ERROR_ACCESS_DENIED) || errors.Is(err, windows.ERROR_DELETE_PENDING)
-		if !pending || time.Now().After(deadline) {
+		if !errors.Is(err, windows.ERROR_DELETE_PENDING) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+	if errors.Is(err, windows.ERROR_DELETE_PENDING) {
+		return nil, fmt.Errorf("%w: the file is being removed: %w", ErrLocked, &fs.PathError{Op: "CreateFile", Path: path, Err: err})
 	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "CreateFile", Path: path, Err: err}

@@ -1,0 +1,513 @@
+package safeprobe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+var (
+	// ErrLocked is wrapped by the error of TryAcquire (and of Acquire when
+	// its context ends) for a lock another open file holds.
+	ErrLocked = errors.New("locked")
+	// ErrUnsafePath is wrapped by the error for a lock path that is not a
+	// regular file this user owns with a single link, or a lock directory
+	// others could tamper with. Such a file is left untouched.
+	ErrUnsafePath = errors.New("unsafe lock path")
+	// ErrNotHeld is wrapped by the error of Release on a released Lock, of
+	// Check when the lock no longer guards its path, and of SignalOwner
+	// when no process holds the lock.
+	ErrNotHeld = errors.New("lock not held")
+)
+
+// errWouldBlock is what an OS layer's tryLock returns for a lock another
+// open file holds.
+var errWouldBlock = errors.New("lock would block")
+
+// LockError is the error of every lock operation. It names the path, the
+// operation and, for ErrLocked, the holder's PID when its record was
+// readable. Use errors.Is with ErrLocked, ErrUnsafePath, ErrCorruptRecord,
+// ErrNotHeld, fs.ErrNotExist, fs.ErrPermission or a context error.
+type LockError struct {
+	Op   string // "acquire", "release", "check", "inspect", "signal", "takeover", "lockdir"
+	Path string
+	PID  int // the holder's PID, when known and relevant; else 0
+	Err  error
+}
+
+func (e *LockError) Error() string {
+	msg := fmt.Sprintf("safeprobe: %s %s: %v", e.Op, e.Path, e.Err)
+	if e.PID > 0 {
+		msg += fmt.Sprintf(" (held by pid %d)", e.PID)
+	}
+	return msg
+}
+
+func (e *LockError) Unwrap() error { return e.Err }
+
+// LockOptions tunes TryAcquire and Acquire. A nil *LockOptions means the
+// defaults.
+type LockOptions struct {
+	// Mode is the permission of a lock file TryAcquire creates (before the
+	// umask); 0600 if zero. Unix only: on Windows the file inherits its
+	// directory's ACL.
+	Mode os.FileMode
+	// NoSync skips the fsync after the owner record is written. The lock
+	// itself does not need it; without it a power loss can leave an empty
+	// or partial record, which the next holder overwrites anyway.
+	NoSync bool
+	// Program is recorded as the holder's program name; the base name of
+	// os.Args[0] if empty.
+	Program string
+	// MinBackoff and MaxBackoff bound Acquire's waits between attempts:
+	// the wait starts at MinBackoff (1 ms if zero) and doubles up to
+	// MaxBackoff (100 ms if zero); each is jittered to between half and
+	// all of it, so waiters do not retry in step.
+	MinBackoff, MaxBackoff time.Duration
+}
+
+func (o *LockOptions) withDefaults() LockOptions {
+	var r LockOptions
+	if o != nil {
+		r = *o
+	}
+	if r.Mode == 0 {
+		r.Mode = 0o600
+	}
+	if r.Program == "" && len(os.Args) > 0 {
+		r.Program = filepath.Base(os.Args[0])
+	}
+	if r.MinBackoff <= 0 {
+		r.MinBackoff = time.Millisecond
+	}
+	if r.MaxBackoff <= 0 {
+		r.MaxBackoff = 100 * time.Millisecond
+	}
+	if r.MaxBackoff < r.MinBackoff {
+		r.MaxBackoff = r.MinBackoff
+	}
+	return r
+}
+
+// lockFile is an open lock file as each OS layer (lock_unix.go,
+// lock_windows.go) provides it.
+type lockFile interface {
+	io.ReaderAt
+	io.WriterAt
+	Truncate(size int64) error
+	Sync() error
+	Close() error
+	// tryLock takes the exclusive lock without waiting; errWouldBlock
+	// means another open file holds a lock on it.
+	tryLock() error
+	// probeHeld reports whether another open file holds the exclusive
+	// lock, by taking a shared lock without waiting and dropping it at once.
+	probeHeld() (bool, error)
+	unlock() error
+	// key names the open file (device and inode, or volume and file ID).
+	key() fileKey
+}
+
+const (
+	// maxReopen bounds how often TryAcquire starts over because the file
+	// it locked is no longer the one at the path.
+	maxReopen = 100
+	// Inspect's probe (probeHeld) holds a shared lock for a moment. Rather
+	// than report a lock that only a probe held, tryLock tries again after
+	// each of these pauses before TryAcquire reports ErrLocked.
+	probeGrace1 = 200 * time.Microsecond
+	probeGrace2 = 2 * time.Millisecond
+)
+
+// Lock is a held PID-file lock. The kernel's lock on an open file is the
+// truth; the owner record inside the file (see Record) only names the
+// holder.
+//
+// TryAcquire opens the file (creating it, refusing symlinks, directories,
+// FIFOs and devices, hard-linked files and files another user owns), takes
+// an exclusive lock without waiting (flock(LOCK_EX|LOCK_NB) on Unix,
+// LockFileEx on one byte at offset 1<<20 on Windows, so the record stays
+// readable), checks that the locked file is still the one at the path (it
+// may have been replaced or unlinked meanwhile; then it starts over), and
+// writes its owner record (truncate, write, fsync).
+//
+// Nothing has to clean up after a crash: the kernel drops the lock when the
+// holder dies (SIGKILL, power loss), so the next TryAcquire simply takes it
+// and rewrites the record; a record from a dead process, an earlier boot or
+// a corrupt one is overwritten. The lock file is opened close-on-exec (not
+// inheritable on Windows), so a child the holder starts never keeps the lock.
+//
+// Release removes the file while still holding the lock, and only if the
+// path still names the locked file, then unlocks. A waiter that had the old
+// file open gets the lock on a file no longer at the path, notices, and
+// starts over on the path's new file, so two processes never both believe
+// they hold the lock.
+//
+// Locks belong to open files, not processes: a second TryAcquire of the same
+// path in the same process fails with ErrLocked like anyone else's. The lock
+// is only as good as the file system's: local file systems are fine; NFS
+// and other network file systems may emulate or ignore it.
+//
+// A Lock stays held until Release or the end of the process, even if it is
+// no longer referenced. Its methods are safe for concurrent use.
+type Lock struct {
+	path  string
+	owner Record
+
+	mu sync.Mutex
+	f  lockFile // nil once released
+}
+
+// held keeps every held Lock reachable, so a Lock the caller dropped is not
+// finalized (which would close its file and silently drop the lock), and
+// makes a second TryAcquire of a file this process holds fail without
+// depending on the file system's lock semantics.
+var held struct {
+	sync.Mutex
+	locks map[fileKey]*Lock
+}
+
+func heldHere(k fileKey) bool {
+	held.Lock()
+	defer held.Unlock()
+	return held.locks[k] != nil
+}
+
+// Path returns the path the lock was acquired at.
+func (l *Lock) Path() string { return l.path }
+
+// Owner returns the owner record the lock's holder wrote.
+func (l *Lock) Owner() Record { return l.owner }
+
+// Check reports whether the lock is still held and its path still names
+// the locked file. Someone outside the protocol may remove or replace the
+// file (an administrator, a /tmp cleaner); the lock then no longer excludes
+// anyone, and a daemon that cares should stop. The error wraps ErrNotHeld.
+func (l *Lock) Check() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return &LockError{Op: "check", Path: l.path, Err: ErrNotHeld}
+	}
+	pk, err := pathKey(l.path)
+	if err != nil {
+		return &LockError{Op: "check", Path: l.path, Err: fmt.Errorf("%w: %w", ErrNotHeld, err)}
+	}
+	if pk != l.f.key() {
+		return &LockError{Op: "check", Path: l.path, Err: fmt.Errorf("%w: the path names another file now", ErrNotHeld)}
+	}
+	return nil
+}
+
+// testHookOpened, if set, runs in TryAcquire between opening the lock file
+// and locking it.
+var testHookOpened func()
+
+// TryAcquire takes the lock at path without waiting. If another open file
+// holds it, the error wraps ErrLocked and names the holder's PID when its
+// record is readable. A stale file (its holder died, or a record from an
+// earlier boot) or a corrupt record does not stop it: only the kernel lock
+// decides. On Windows, where a dead process's locks are released some time
+// after it exits, TryAcquire keeps trying for up to staleReleaseWait (2 s)
+// when the lock is held but its record names a process that is gone.
+func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
+	o := opts.withDefaults()
+	fail := func(pid int, err error) (*Lock, error) {
+		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
+	}
+	var staleDeadline time.Time
+	var lastErr error
+	for range maxReopen {
+		f, err := openLockFile(path, true, o.Mode)
+		if err != nil {
+			return fail(0, err)
+		}
+		if testHookOpened != nil {
+			testHookOpened()
+		}
+		k := f.key()
+		if heldHere(k) {
+			f.Close()
+			return fail(os.Getpid(), fmt.Errorf("%w by this process", ErrLocked))
+		}
+		err = lockWithGrace(f)
+		if errors.Is(err, errWouldBlock) {
+			rec, perr := parseRecord(readRecordBytes(f))
+			f.Close()
+			if staleReleaseWait > 0 && perr == nil && holderGone(rec) {
+				// The holder is gone but its lock not yet released.
+				if staleDeadline.IsZero() {
+					staleDeadline = time.Now().Add(staleReleaseWait)
+				}
+				if time.Now().Before(staleDeadline) {
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
+			}
+			return fail(rec.PID, ErrLocked)
+		}
+		if err != nil {
+			f.Close()
+			return fail(0, err)
+		}
+		if pk, err := pathKey(path); err != nil || pk != k {
+			// Replaced or unlinked since we opened it: closing drops the
+			// lock on a file no one will look for; start over.
+			lastErr = err
+			f.Close()
+			continue
+		}
+		rec := newRecord(o.Program)
+		if err := writeRecord(f, formatRecord(rec), !o.NoSync); err != nil {
+			f.unlock()
+			f.Close()
+			return fail(0, fmt.Errorf("writing owner record: %w", err))
+		}
+		l := &Lock{path: path, owner: rec, f: f}
+		held.Lock()
+		if held.locks == nil {
+			held.locks = make(map[fileKey]*Lock)
+		}
+		held.locks[k] = l
+		held.Unlock()
+		removeOwnTakeover(path)
+		return l, nil
+	}
+	return fail(0, fmt.Errorf("the file at the path kept changing while being locked (last: %v)", lastErr))
+}
+
+// lockWithGrace is tryLock, retried twice shortly to outlast an Inspect
+// probe's momentary shared lock.
+func lockWithGrace(f lockFile) error {
+	err := f.tryLock()
+	for _, d := range []time.Duration{probeGrace1, probeGrace2} {
+		if !errors.Is(err, errWouldBlock) {
+			break
+		}
+		time.Sleep(d)
+		err = f.tryLock()
+	}
+	return err
+}
+
+// holderGone reports whether the process a record names has certainly
+// exited.
+func holderGone(r Record) bool {
+	s, _ := recordState(r)
+	return s == NotFound || s == Reused
+}
+
+// recordState is what the OS says of the process a record names:
+// Identity.Probe when the record has an identity, Probe of the PID
+// otherwise.
+func recordState(r Record) (State, error) {
+	if r.HasIdentity {
+		return r.Identity.Probe()
+	}
+	return Probe(r.PID)
+}
+
+func newRecord(program string) Record {
+	r := Record{
+		PID:      os.Getpid(),
+		Version:  recordVersion,
+		Program:  program,
+		Acquired: time.Now().UTC(),
+	}
+	r.Host, _ = os.Hostname()
+	if id, err := Self(); err == nil {
+		r.Identity, r.HasIdentity = id, true
+	}
+	return r
+}
+
+// writeRecord replaces the content of a locked file with b.
+func writeRecord(f lockFile, b []byte, sync bool) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(b, 0); err != nil {
+		return err
+	}
+	if sync {
+		return f.Sync()
+	}
+	return nil
+}
+
+// readRecordBytes reads up to maxRecordSize+1 bytes of a lock file, so
+// parseRecord can tell a file too large to be a record. A read error
+// yields what was read, which parseRecord judges.
+func readRecordBytes(f io.ReaderAt) []byte {
+	b := make([]byte, maxRecordSize+1)
+	n, _ := f.ReadAt(b, 0)
+	return b[:n]
+}
+
+// Acquire takes the lock at path, waiting until it is free or ctx ends. It
+// retries TryAcquire with a jittered exponential backoff (see
+// LockOptions); errors other than ErrLocked end it at once. When ctx ends
+// first, the error wraps both ctx's error and ErrLocked.
+func Acquire(ctx context.Context, path string, opts *LockOptions) (*Lock, error) {
+	o := opts.withDefaults()
+	wait := o.MinBackoff
+	var timer *time.Timer
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, &LockError{Op: "acquire", Path: path, Err: err}
+		}
+		l, err := TryAcquire(path, &o)
+		if err == nil || !errors.Is(err, ErrLocked) {
+			return l, err
+		}
+		d := wait/2 + rand.N(wait/2+1)
+		if timer == nil {
+			timer = time.NewTimer(d)
+			defer timer.Stop()
+		} else {
+			timer.Reset(d)
+		}
+		select {
+		case <-ctx.Done():
+			pid := 0
+			if le := (*LockError)(nil); errors.As(err, &le) {
+				pid = le.PID
+			}
+			return nil, &LockError{Op: "acquire", Path: path, PID: pid,
+				Err: fmt.Errorf("%w while waiting: %w", ctx.Err(), ErrLocked)}
+		case <-timer.C:
+		}
+		wait = min(2*wait, o.MaxBackoff)
+	}
+}
+
+// Release removes the lock file if the path still names the locked file,
+// then drops the lock and closes the file. The file is removed while the
+// lock is held, so no one else can be holding it, and a file at the path
+// that is not the locked one (someone replaced it) is left alone. Calling
+// Release again does nothing and returns an error wrapping ErrNotHeld.
+func (l *Lock) Release() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return &LockError{Op: "release", Path: l.path, Err: ErrNotHeld}
+	}
+	f := l.f
+	l.f = nil
+	k := f.key()
+	var errs []error
+	if pk, err := pathKey(l.path); err == nil && pk == k {
+		if err := removeLockFile(f, l.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("removing: %w", err))
+		}
+	}
+	if err := f.unlock(); err != nil {
+		errs = append(errs, fmt.Errorf("unlocking: %w", err))
+	}
+	if err := f.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("closing: %w", err))
+	}
+	held.Lock()
+	delete(held.locks, k)
+	held.Unlock()
+	if err := errors.Join(errs...); err != nil {
+		return &LockError{Op: "release", Path: l.path, Err: err}
+	}
+	return nil
+}
+
+// Status is what Inspect finds at a lock path.
+type Status struct {
+	Path string
+	// Held reports whether some open file (possibly in this process)
+	// holds the kernel lock.
+	Held bool
+	// Stale reports that the file exists but no one holds the lock: its
+	// record names a holder that released without removing it, or died.
+	Stale bool
+	// Record is the owner record; zero when Corrupt.
+	Record Record
+	// Corrupt reports that the file's content is not an owner record;
+	// Reason says why.
+	Corrupt bool
+	Reason  string
+	// State is what the OS says of the process Record names:
+	// Identity.Probe when the record has an identity (Reused for a PID
+	// now owned by another process, or by any process of a later boot),
+	// Probe of the PID for a bare PID file, Unknown when Corrupt.
+	State State
+}
+
+// tornRetries bounds how often Inspect reads a record again while the
+// lock is held; the pauses double from 1 ms (31 ms in all).
+const tornRetries = 5
+
+// Inspect reports who holds the lock at path, without taking it. The error
+// wraps fs.ErrNotExist when there is no lock file.
+//
+// Whether the lock is held is asked by taking a shared lock on a separate
+// open file without waiting, and dropping it at once: the kernel's own
+// answer, unlike F_GETLK, which on Linux does not see flock locks. For that
+// moment a TryAcquire elsewhere would fail; TryAcquire tries again after a
+// short pause before it reports ErrLocked, so a probe does not make it fail.
+//
+// Torn reads: a new holder truncates the file and then writes its record,
+// so a reader may see an empty file, a partial record, or its predecessor's
+// record. The rule: while the lock is held, a record that is empty, lacks
+// its final newline, does not parse, or names a process that is not running
+// is read again, up to tornRetries times over about 30 ms, and the last
+// reading is reported. A free lock's record is reported as read.
+func Inspect(path string) (Status, error) {
+	for range maxReopen {
+		st, ok, err := inspectOnce(path)
+		if err != nil {
+			return Status{Path: path}, &LockError{Op: "inspect", Path: path, Err: err}
+		}
+		if ok {
+			return st, nil
+		}
+	}
+	return Status{Path: path}, &LockError{Op: "inspect", Path: path,
+		Err: errors.New("the file at the path kept changing while being inspected")}
+}
+
+// inspectOnce inspects the file at path; ok is false if the file was
+// replaced or removed meanwhile.
+func inspectOnce(path string) (st Status, ok bool, err error) {
+	f, err := openLockFile(path, false, 0)
+	if err != nil {
+		return st, false, err
+	}
+	defer f.Close()
+	pause := time.Millisecond
+	for i := 0; ; i++ {
+		st = Status{Path: path}
+		st.Held, err = f.probeHeld()
+		if err != nil {
+			return st, false, err
+		}
+		st.Stale = !st.Held
+		b := readRecordBytes(f)
+		rec, perr := parseRecord(b)
+		if perr != nil {
+			st.Corrupt, st.Reason = true, corruptReason(perr)
+		} else {
+			st.Record = rec
+			st.State, _ = recordState(rec)
+		}
+		settled := !st.Held || (perr == nil && b[len(b)-1] == '\n' && st.State == Running)
+		if settled || i == tornRetries {
+			break
+		}
+		time.Sleep(pause)
+		pause *= 2
+	}
+	pk, err := pathKey(path)
+	return st, err == nil && pk == f.key(), nil
+}

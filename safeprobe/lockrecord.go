@@ -1,0 +1,193 @@
+package safeprobe
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// recordVersion is the version of the JSON line formatRecord writes.
+const recordVersion = 1
+
+// maxRecordSize bounds how much of a lock file is read. A larger file is not
+// a record.
+const maxRecordSize = 4096
+
+// Record is the owner record of a lock file: what a lock holder writes into
+// it while holding the lock:
+//
+//	1234
+//	{"v":1,"pid":1234,"start":98765,"boot":"…","host":"web1","prog":"mydaemon","acquired":"2025-01-02T03:04:05.123456789Z"}
+//
+// The first line alone is a classic PID file (one decimal PID and a
+// newline), so systemd's PIDFile= and shell scripts that read the file keep
+// working. The second line is a versioned JSON object naming the holder for
+// ever: its start time and boot (see Identity), with the host, program and
+// time of acquisition for people reading the file. Readers ignore JSON
+// fields they do not know, so later versions can add fields.
+//
+// A bare "1234\n" or "1234" (what `echo $$ > x.pid` writes) is a valid
+// record without an identity: its PID cannot be told apart from a reused
+// one.
+type Record struct {
+	// PID is the holder's process ID. A parsed Record's PID always passes
+	// ValidatePID.
+	PID int
+	// Version is 0 for a bare PID file and the JSON line's "v" otherwise.
+	Version int
+	// Identity names the holder for ever; valid only if HasIdentity.
+	Identity    Identity
+	HasIdentity bool
+	Host        string    // hostname of the holder's machine, if recorded
+	Program     string    // the holder's program name, if recorded
+	Acquired    time.Time // when the lock was taken; zero if not recorded
+}
+
+// ErrCorruptRecord is wrapped by the error for a lock file whose content is
+// not an owner record. A corrupt record never yields a PID.
+var ErrCorruptRecord = errors.New("corrupt owner record")
+
+// RecordError is the error of parsing a corrupt owner record.
+type RecordError struct {
+	Reason string
+	Err    error // the underlying parse error, if any
+}
+
+func (e *RecordError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%v: %s: %v", ErrCorruptRecord, e.Reason, e.Err)
+	}
+	return fmt.Sprintf("%v: %s", ErrCorruptRecord, e.Reason)
+}
+
+func (e *RecordError) Is(target error) bool { return target == ErrCorruptRecord }
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// corruptReason is the reason of a parseRecord error, with its cause.
+func corruptReason(err error) string {
+	var re *RecordError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	if re.Err != nil {
+		return re.Reason + ": " + re.Err.Error()
+	}
+	return re.Reason
+}
+
+func corrupt(reason string, err error) (Record, error) {
+	return Record{}, &RecordError{Reason: reason, Err: err}
+}
+
+// recordJSON is the JSON line of an owner record.
+type recordJSON struct {
+	V        int     `json:"v"`
+	PID      int     `json:"pid"`
+	Start    *uint64 `json:"start,omitempty"`
+	Boot     string  `json:"boot,omitempty"`
+	Host     string  `json:"host,omitempty"`
+	Prog     string  `json:"prog,omitempty"`
+	Acquired string  `json:"acquired,omitempty"`
+}
+
+// formatRecord encodes r: the PID line, then for Version >= 1 the JSON line.
+func formatRecord(r Record) []byte {
+	b := strconv.AppendInt(nil, int64(r.PID), 10)
+	b = append(b, '\n')
+	if r.Version < 1 {
+		return b
+	}
+	j := recordJSON{V: r.Version, PID: r.PID, Host: r.Host, Prog: r.Program}
+	if r.HasIdentity {
+		start := r.Identity.StartTime
+		j.Start = &start
+		j.Boot = r.Identity.BootID
+	}
+	if !r.Acquired.IsZero() {
+		j.Acquired = r.Acquired.Format(time.RFC3339Nano)
+	}
+	line, err := json.Marshal(j)
+	if err != nil {
+		panic("safeprobe: encoding owner record: " + err.Error()) // plain struct: cannot fail
+	}
+	b = append(b, line...)
+	return append(b, '\n')
+}
+
+// parseRecord decodes an owner record. It returns a *RecordError (wrapping
+// ErrCorruptRecord) for anything that is not exactly a PID line optionally
+// followed by a JSON line that agrees with it; the Record of an error is
+// zero, so a corrupt file can never hand out a PID.
+func parseRecord(b []byte) (Record, error) {
+	switch {
+	case len(b) == 0:
+		return corrupt("empty", nil)
+	case len(b) > maxRecordSize:
+		return corrupt(fmt.Sprintf("larger than %d bytes", maxRecordSize), nil)
+	case bytes.IndexByte(b, 0) >= 0:
+		return corrupt("contains NUL bytes", nil)
+	}
+	first, rest, _ := bytes.Cut(b, []byte("\n"))
+	pid, err := parsePIDLine(first)
+	if err != nil {
+		return corrupt("first line", err)
+	}
+	line, extra, _ := bytes.Cut(rest, []byte("\n"))
+	line = bytes.TrimSpace(line)
+	if len(bytes.TrimSpace(extra)) > 0 {
+		return corrupt("data after the JSON line", nil)
+	}
+	if len(line) == 0 {
+		return Record{PID: pid}, nil
+	}
+	if line[0] != '{' {
+		return corrupt("second line is not a JSON object", nil)
+	}
+	var j recordJSON
+	if err := json.Unmarshal(line, &j); err != nil {
+		return corrupt("JSON line", err)
+	}
+	switch {
+	case j.V < 1:
+		return corrupt(fmt.Sprintf("JSON line: version %d", j.V), nil)
+	case j.PID != pid:
+		return corrupt(fmt.Sprintf("JSON pid %d disagrees with first line %d", j.PID, pid), nil)
+	case j.Start == nil && j.Boot != "":
+		return corrupt("JSON line: boot without start", nil)
+	}
+	r := Record{PID: pid, Version: j.V, Host: j.Host, Program: j.Prog}
+	if j.Start != nil {
+		r.HasIdentity = true
+		r.Identity = Identity{PID: pid, StartTime: *j.Start, BootID: j.Boot}
+	}
+	if j.Acquired != "" {
+		r.Acquired, err = time.Parse(time.RFC3339Nano, j.Acquired)
+		if err != nil {
+			return corrupt("JSON line: acquired", err)
+		}
+	}
+	return r, nil
+}
+
+// parsePIDLine accepts one decimal PID with optional surrounding blanks (and
+// the \r of a CRLF line end): no sign, no other characters.
+func parsePIDLine(line []byte) (int, error) {
+	s := string(bytes.Trim(line, " \t\r"))
+	if s == "" {
+		return 0, fmt.Errorf("no PID: %w", ErrInvalidPID)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, fmt.Errorf("%.20q is not a decimal PID: %w", s, ErrInvalidPID)
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || ValidatePID(int(n)) != nil || int64(int(n)) != n {
+		return 0, fmt.Errorf("%.20s: %w (want 1..%d)", s, ErrInvalidPID, MaxPID)
+	}
+	return int(n), nil
+}

@@ -1,0 +1,95 @@
+package safeprobe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+)
+
+// ErrUnverified is wrapped by the error of SignalOwner for a holder whose
+// record has no identity (a bare PID file): its PID may have been reused.
+var ErrUnverified = errors.New("owner record has no identity to verify")
+
+// ErrSelf is wrapped by the error of SignalOwner when the holder is the
+// calling process.
+var ErrSelf = errors.New("the lock's owner is this process")
+
+// SignalOptions relaxes SignalOwnerWith's refusals. A nil *SignalOptions
+// refuses everything it can.
+type SignalOptions struct {
+	// AllowUnverified signals the PID of a record without identity.
+	AllowUnverified bool
+	// AllowSelf signals the calling process if it is the holder.
+	AllowSelf bool
+}
+
+// SignalOwner sends sig to the process holding the lock at path:
+// SignalOwnerWith with the default refusals.
+func SignalOwner(path string, sig os.Signal) error {
+	return SignalOwnerWith(path, sig, nil)
+}
+
+// SignalOwnerWith sends sig to the process holding the lock at path, after
+// checking that it is that process. It refuses (with a *LockError) when no
+// one holds the lock (ErrNotHeld), the record is corrupt
+// (ErrCorruptRecord), has no identity (ErrUnverified, unless
+// AllowUnverified), names the caller (ErrSelf, unless AllowSelf), or names
+// a process that has exited or whose PID now belongs to another process (a
+// *ProcessError with State NotFound or Reused, matching os.ErrProcessDone).
+// A record's PID is never 0 or negative: parseRecord refuses those.
+//
+// The process is opened (os.FindProcess: a pidfd on Linux, a process handle
+// on Windows) before its identity is checked, and signalled through that
+// handle, so the signal reaches the verified process or, if it has exited
+// meanwhile, no one. Elsewhere it is kill(2) after the check, with the
+// small window that implies. On Windows the only signal is os.Kill.
+func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
+	var o SignalOptions
+	if opts != nil {
+		o = *opts
+	}
+	fail := func(pid int, err error) error {
+		return &LockError{Op: "signal", Path: path, PID: pid, Err: err}
+	}
+	if runtime.GOOS == "windows" && sig != os.Kill {
+		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
+	}
+	st, err := Inspect(path)
+	switch {
+	case err != nil:
+		return err
+	case st.Corrupt:
+		return fail(0, fmt.Errorf("%w: %s", ErrCorruptRecord, st.Reason))
+	case !st.Held:
+		return fail(0, fmt.Errorf("%w: the file names pid %d, which no longer holds it", ErrNotHeld, st.Record.PID))
+	}
+	rec := st.Record
+	if err := ValidatePID(rec.PID); err != nil {
+		return fail(0, err)
+	}
+	if rec.PID == os.Getpid() && !o.AllowSelf {
+		return fail(rec.PID, ErrSelf)
+	}
+	if !rec.HasIdentity && !o.AllowUnverified {
+		return fail(rec.PID, ErrUnverified)
+	}
+	p, err := os.FindProcess(rec.PID)
+	if err != nil {
+		return fail(rec.PID, err)
+	}
+	defer p.Release()
+	if rec.HasIdentity {
+		switch s, err := rec.Identity.Probe(); s {
+		case Running:
+		case Unknown:
+			return fail(rec.PID, err)
+		default:
+			return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
+		}
+	}
+	if err := p.Signal(sig); err != nil {
+		return fail(rec.PID, err)
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package safeprobe
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// takeoverSuffix is appended to a lock path to name its takeover marker.
+const takeoverSuffix = ".takeover"
+
+type takeoverJSON struct {
+	V         int     `json:"v"`
+	PID       int     `json:"pid"`
+	Start     *uint64 `json:"start,omitempty"`
+	Boot      string  `json:"boot,omitempty"`
+	Host      string  `json:"host,omitempty"`
+	Prog      string  `json:"prog,omitempty"`
+	Requested string  `json:"requested"`
+	Expires   string  `json:"expires"`
+}
+
+// takeoverRequest is a parsed takeover marker.
+type takeoverRequest struct {
+	requester   Identity // PID only unless hasIdentity
+	hasIdentity bool
+	expires     time.Time
+}
+
+// RequestTakeover asks the holder of the lock at path to release it, by
+// writing path+".takeover"; the request expires after ttl.
+//
+// The takeover protocol: a process that wants a held lock (a new version of a
+// daemon replacing the running one, say) does not kill the holder; it asks:
+//
+//  1. The requester calls RequestTakeover(path, ttl), which atomically
+//     writes path+".takeover" (a temporary file renamed into place) naming
+//     the requester (PID, start time, boot) and an expiry time, then calls
+//     Acquire(ctx, path, …) and waits.
+//  2. The holder polls (*Lock).TakeoverRequested, say once a second. When it
+//     reports true, the holder finishes its work and calls Release.
+//  3. Whoever acquires the lock next removes the marker if it wrote it or it
+//     has expired; a request from someone else stands, so a process that
+//     took the lock before the requester is asked in turn.
+//
+// The marker is advisory: a holder that does not poll keeps the lock, and
+// the requester's Acquire ends with its context. A marker that has expired,
+// is corrupt, names the holder itself, or names a requester that has
+// verifiably exited is ignored. A request replaces any earlier one.
+func RequestTakeover(path string, ttl time.Duration) error {
+	fail := func(err error) error { return &LockError{Op: "takeover", Path: path, Err: err} }
+	if ttl <= 0 {
+		return fail(fmt.Errorf("ttl %v is not positive", ttl))
+	}
+	now := time.Now().UTC()
+	m := takeoverJSON{
+		V:         1,
+		PID:       os.Getpid(),
+		Prog:      filepath.Base(os.Args[0]),
+		Requested: now.Format(time.RFC3339Nano),
+		Expires:   now.Add(ttl).Format(time.RFC3339Nano),
+	}
+	m.Host, _ = os.Hostname()
+	if id, err := Self(); err == nil {
+		m.Start, m.Boot = &id.StartTime, id.BootID
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fail(err)
+	}
+	marker := path + takeoverSuffix
+	tmp, err := os.CreateTemp(filepath.Dir(marker), filepath.Base(marker)+".*.tmp")
+	if err != nil {
+		return fail(err)
+	}
+	_, err = tmp.Write(append(b, '\n'))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), marker)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fail(err)
+	}
+	return nil
+}
+
+// TakeoverRequested reports whether another process has asked, through
+// RequestTakeover, for the lock, and who. It is false for a released Lock
+// and for a marker that is missing, corrupt, expired, the holder's own, or
+// from a requester that has exited.
+func (l *Lock) TakeoverRequested() (bool, Identity) {
+	l.mu.Lock()
+	released := l.f == nil
+	l.mu.Unlock()
+	if released {
+		return false, Identity{}
+	}
+	req, _, err := readTakeover(l.path)
+	if err != nil || !time.Now().Before(req.expires) {
+		return false, Identity{}
+	}
+	if req.requester.PID == l.owner.PID &&
+		(!req.hasIdentity || !l.owner.HasIdentity || req.requester.Same(l.owner.Identity)) {
+		return false, Identity{}
+	}
+	if req.hasIdentity {
+		if s, _ := req.requester.Probe(); s == NotFound || s == Reused {
+			return false, Identity{}
+		}
+	}
+	return true, req.requester
+}
+
+// removeOwnTakeover removes the takeover marker of a lock just acquired if
+// this process wrote it or it has expired, and only if the marker read is
+// still the one at its path.
+func removeOwnTakeover(path string) {
+	req, k, err := readTakeover(path)
+	if err != nil {
+		return
+	}
+	mine := req.requester.PID == os.Getpid()
+	if mine && req.hasIdentity {
+		self, err := Self()
+		mine = err == nil && self.Same(req.requester)
+	}
+	if !mine && time.Now().Before(req.expires) {
+		return
+	}
+	marker := path + takeoverSuffix
+	if pk, err := pathKey(marker); err == nil && pk == k {
+		os.Remove(marker)
+	}
+}
+
+// readTakeover reads and parses the takeover marker of the lock at path,
+// with the same refusals as a lock file (no symlink, regular, one link).
+func readTakeover(path string) (takeoverRequest, fileKey, error) {
+	f, err := openLockFile(path+takeoverSuffix, false, 0)
+	if err != nil {
+		return takeoverRequest{}, fileKey{}, err
+	}
+	defer f.Close()
+	req, err := parseTakeover(readRecordBytes(f))
+	return req, f.key(), err
+}
+
+func parseTakeover(b []byte) (takeoverRequest, error) {
+	if len(b) > maxRecordSize {
+		return takeoverRequest{}, errors.New("takeover marker too large")
+	}
+	var m takeoverJSON
+	if err := json.Unmarshal(b, &m); err != nil {
+		return takeoverRequest{}, fmt.Errorf("takeover marker: %w", err)
+	}
+	if m.V < 1 {
+		return takeoverRequest{}, fmt.Errorf("takeover marker: version %d", m.V)
+	}
+	if err := ValidatePID(m.PID); err != nil {
+		return takeoverRequest{}, fmt.Errorf("takeover marker: %w", err)
+	}
+	expires, err := time.Parse(time.RFC3339Nano, m.Expires)
+	if err != nil {
+		return takeoverRequest{}, fmt.Errorf("takeover marker: expires: %w", err)
+	}
+	req := takeoverRequest{requester: Identity{PID: m.PID}, expires: expires}
+	if m.Start != nil {
+		req.requester.StartTime, req.requester.BootID = *m.Start, m.Boot
+		req.hasIdentity = true
+	}
+	return req, nil
+}
