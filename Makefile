@@ -1,12 +1,13 @@
 # pidlint: make test runs every test; make lint runs pidlint on this tree.
+SHELL := /bin/bash
 GO ?= go
 CROSS_OS := windows darwin freebsd
 
-.PHONY: test check unit cross wine lint soak soak-quick
+.PHONY: test check unit cross wine lint soak soak-quick fuzz bench bench-build golangci sarifcheck docs
 
 # Every test: formatting and vet, the race-enabled unit tests, the
 # cross-OS builds, and the Windows tests under Wine.
-test: check unit cross soak-quick wine
+test: check unit cross bench-build sarifcheck fuzz soak-quick golangci wine
 
 check:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
@@ -40,3 +41,43 @@ soak:
 # The same over the std packages that hold process code (seconds).
 soak-quick:
 	bash tools/soak/soak.sh -quick
+
+# Each fuzz target for FUZZTIME, from its committed seed corpus.
+FUZZTIME ?= 10s
+FUZZ_TARGETS := \
+	./analyzer/internal/goos:FuzzOfFile \
+	./safeprobe:FuzzParseStat \
+	./safeprobe:FuzzParseRecord \
+	./safeprobe:FuzzParsePID
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "go test -fuzz=^$$name\$$ -fuzztime=$(FUZZTIME) $$pkg"; \
+		$(GO) test -run=NONE -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) $$pkg 2>&1 | tail -3; \
+		test $${PIPESTATUS[0]} -eq 0; \
+	done
+
+# The benchmarks compile and vet with every test run; make bench runs them.
+bench-build:
+	cd bench && $(GO) vet ./... && $(GO) test -count=1 -run=NONE -bench=NONE ./... >/dev/null
+
+# Analyzer overhead against a no-op analyzer, probe and lock against the
+# raw syscalls and peer libraries: one markdown table (minutes).
+bench:
+	bash bench/run.sh
+
+# golangci-lint v2.15.0 with the pidlint plugin, built offline from
+# tools/custom-gcl into bin/custom-gcl, run on its test module and on this
+# tree (docs/golangci-lint.md).
+golangci:
+	bash tools/golangci/test.sh
+
+# The SARIF output validated against the SARIF 2.1.0 JSON schema (a nested
+# module, so the validator stays out of pidlint's dependencies).
+sarifcheck:
+	cd tools/sarifcheck && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# docs/rules.md from the rules' own text; a test fails when it is stale.
+docs:
+	$(GO) run ./cmd/pidlint -explain -markdown > docs/rules.md

@@ -88,8 +88,12 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 			return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
 		}
 	}
-	if err := p.Signal(sig); err != nil {
+	if err := sendSignal(p, sig); err != nil {
 		return fail(rec.PID, err)
 	}
 	return nil
 }
+
+// sendSignal is the one place SignalOwnerWith signals a process; the kill
+// safety tests replace it to record every target.
+var sendSignal = (*os.Process).Signal

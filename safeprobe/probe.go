@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -63,6 +64,18 @@ func ValidatePID(pid int) error {
 		return fmt.Errorf("safeprobe: pid %d: %w (want 1..%d)", pid, ErrInvalidPID, MaxPID)
 	}
 	return nil
+}
+
+// ParsePID parses the PID a PID file or a command line holds: one decimal
+// number with optional surrounding blanks and line end, no sign, in
+// 1..MaxPID. Anything else (empty, "0", "-1", "+5", "0x10", "99999999999")
+// is an error wrapping ErrInvalidPID, never a PID that could reach kill.
+func ParsePID(s string) (int, error) {
+	pid, err := parsePIDLine([]byte(strings.TrimRight(s, "\n")))
+	if err != nil {
+		return 0, fmt.Errorf("safeprobe: pid %w", err)
+	}
+	return pid, nil
 }
 
 // Probe reports the state of the process with the given PID. The error is

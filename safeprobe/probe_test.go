@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -93,4 +95,42 @@ func TestStateString(t *testing.T) {
 			t.Errorf("State(%d).String() = %q, want %q", s, s.String(), w)
 		}
 	}
+}
+
+func TestParsePID(t *testing.T) {
+	for in, want := range map[string]int{"1": 1, "4242\n": 4242, " 77 \r\n": 77, "2147483647": MaxPID} {
+		if got, err := ParsePID(in); got != want || err != nil {
+			t.Errorf("ParsePID(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "\n", "0", "-1", "+5", "0x10", "1e3", "12 34", "99999999999", "2147483648", "4294967297", "1\x00", "٣"} {
+		if pid, err := ParsePID(in); pid != 0 || !errors.Is(err, ErrInvalidPID) {
+			t.Errorf("ParsePID(%q) = %d, %v; want 0, ErrInvalidPID", in, pid, err)
+		}
+	}
+}
+
+func FuzzParsePID(f *testing.F) {
+	for _, s := range []string{"1", "4242\n", "0", "-1", "+1", " 9 ", "4294967297", "18446744073709551617", "0001", "1\r\n", "1\n2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pid, err := ParsePID(s)
+		if err != nil {
+			if pid != 0 || !errors.Is(err, ErrInvalidPID) {
+				t.Fatalf("ParsePID(%q) = %d, %v", s, pid, err)
+			}
+			return
+		}
+		if ValidatePID(pid) != nil {
+			t.Fatalf("ParsePID(%q) = %d, which ValidatePID refuses", s, pid)
+		}
+		// What was accepted is that decimal number and blanks, nothing else.
+		if again, err := ParsePID(strconv.Itoa(pid)); again != pid || err != nil {
+			t.Fatalf("ParsePID(%q) = %d, but ParsePID(%q) = %d, %v", s, pid, strconv.Itoa(pid), again, err)
+		}
+		if strings.TrimLeft(strings.Trim(s, " \t\r\n"), "0") != strconv.Itoa(pid) {
+			t.Fatalf("ParsePID(%q) = %d from other characters", s, pid)
+		}
+	})
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWantsDriver(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"./..."}, false},
+		{[]string{"-fix", "./..."}, false},
+		{[]string{"-json", "-strict", "./..."}, false},
+		{[]string{"-V=full"}, false},
+		{[]string{"-flags"}, false},
+		{[]string{"/tmp/x/vet.cfg"}, false},
+		{[]string{"-format=sarif", "./..."}, true},
+		{[]string{"--format", "github", "./..."}, true},
+		{[]string{"-strict", "-new-from-rev=HEAD~1", "./..."}, true},
+		{[]string{"-safeprobe", "x/y", "-format=text", "./..."}, true},
+		{[]string{"--", "-format=sarif"}, false},
+	} {
+		if got := wantsDriver(tc.args); got != tc.want {
+			t.Errorf("wantsDriver(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+// runDriver runs the driver in this process: for arguments that fail
+// before any package is loaded.
+func runDriver(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	d := &driver{dir: dir, stdout: &stdout, stderr: &stderr}
+	code := d.run(args)
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// TestDriverUsageErrors checks that a bad flag or value exits 1 with a
+// message naming it, before anything is loaded.
+func TestDriverUsageErrors(t *testing.T) {
+	dir := t.TempDir() // not a git work tree
+	for _, tc := range []struct {
+		args []string
+		want []string // in the message
+	}{
+		{[]string{"-format=xml", "./..."}, []string{"-format", `"xml"`, "sarif, github or text"}},
+		{[]string{"-format=sarif", "-disable=PL999", "./..."}, []string{"-disable", `"PL999"`}},
+		{[]string{"-format=sarif", "-nosuchflag", "./..."}, []string{"-nosuchflag"}},
+		{[]string{"-format=github", "-fix", "./..."}, []string{"-fix cannot be combined"}},
+		{[]string{"-format=sarif", "-json", "./..."}, []string{"-json cannot be combined"}},
+		{[]string{"-format=sarif"}, []string{"no packages"}},
+		{[]string{"-new-from-rev=", "./..."}, []string{"-new-from-rev needs a git revision"}},
+		{[]string{"-new-from-rev=main", "./..."}, []string{"-new-from-rev=main", "not in a git work tree"}},
+	} {
+		r := runDriver(t, dir, tc.args...)
+		if r.code != exitError {
+			t.Errorf("pidlint %s: exit %d, want %d", strings.Join(tc.args, " "), r.code, exitError)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("pidlint %s: stderr %q does not mention %q", strings.Join(tc.args, " "), r.stderr, w)
+			}
+		}
+		if r.stdout != "" {
+			t.Errorf("pidlint %s: stdout %q, want none", strings.Join(tc.args, " "), r.stdout)
+		}
+	}
+	r := runDriver(t, dir, "-format=text", "-help")
+	if r.code != exitClean || !strings.Contains(r.stderr, "-new-from-rev") {
+		t.Errorf("pidlint -format=text -help: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestDriverFlags runs the binary's -format driver on testdata/probes: its
+// exit codes, and the analyzer's flags (-strict, -disable) and -test on
+// this path.
+func TestDriverFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := copyModule(t, "probes")
+
+	r := mustRun(t, exitFindings, dir, nil, bin, "-format=text", "./...")
+	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, probesFindings) {
+		t.Errorf("-format=text: %v, want %v", got, probesFindings)
+	}
+	if r.stdout != "" {
+		t.Errorf("-format=text wrote to stdout: %q", r.stdout)
+	}
+
+	// -strict also reports the raw probe in b_test.go; -disable drops
+	// PL006.
+	r = mustRun(t, exitFindings, dir, nil, bin, "-format=text", "-strict", "-disable=PL006", "./...")
+	wantStrict := []want{{"a/a.go", 11, "PL001"}, {"b/b.go", 22, "PL002"}, {"b/b_test.go", 10, "PL001"}}
+	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, wantStrict) {
+		t.Errorf("-strict -disable=PL006: %v, want %v", got, wantStrict)
+	}
+
+	// -test=false leaves b_test.go out.
+	r = mustRun(t, exitFindings, dir, nil, bin, "-format=text", "-strict", "-test=false", "./b")
+	wantNoTests := []want{{"b/b.go", 13, "PL006"}, {"b/b.go", 22, "PL002"}}
+	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, wantNoTests) {
+		t.Errorf("-strict -test=false ./b: %v, want %v", got, wantNoTests)
+	}
+
+	// Clean: exit 0 and no output, in every format.
+	for _, format := range []string{"github", "sarif"} {
+		r = mustRun(t, exitClean, dir, nil, bin, "-format="+format, "-disable=PL001", "./a")
+		if format != "sarif" && r.stdout+r.stderr != "" {
+			t.Errorf("-format=%s on a clean package printed:\n%s%s", format, r.stdout, r.stderr)
+		}
+	}
+
+	// A package that does not load: exit 1 and the error.
+	r = mustRun(t, exitError, dir, nil, bin, "-format=github", "./nosuchdir")
+	if !strings.Contains(r.stderr, "nosuchdir") {
+		t.Errorf("load error not reported: %q", r.stderr)
+	}
+}

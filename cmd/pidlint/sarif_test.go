@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pidlint/pidlint/analyzer"
+)
+
+// TestSARIF checks the SARIF log of a run on testdata/probes by hand,
+// then against the SARIF 2.1.0 JSON schema with tools/sarifcheck.
+func TestSARIF(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := copyModule(t, "probes")
+	r := mustRun(t, exitFindings, dir, nil, bin, "-format=sarif", "-strict", "./...")
+	if r.stderr != "" {
+		t.Errorf("stderr: %s", r.stderr)
+	}
+	checkSARIF(t, []byte(r.stdout), []want{
+		{"a/a.go", 11, "PL001"},
+		{"b/b.go", 13, "PL006"},
+		{"b/b.go", 22, "PL002"},
+		{"b/b_test.go", 10, "PL001"},
+	})
+	validateSARIF(t, []byte(r.stdout))
+}
+
+// sarifDoc is the part of a SARIF log the test reads.
+type sarifDoc struct {
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool struct {
+			Driver struct {
+				Name  string `json:"name"`
+				Rules []struct {
+					ID               string            `json:"id"`
+					Name             string            `json:"name"`
+					ShortDescription map[string]string `json:"shortDescription"`
+					FullDescription  map[string]string `json:"fullDescription"`
+					HelpURI          string            `json:"helpUri"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		OriginalURIBaseIDs map[string]struct {
+			URI string `json:"uri"`
+		} `json:"originalUriBaseIds"`
+		Invocations []struct {
+			ExecutionSuccessful *bool `json:"executionSuccessful"`
+		} `json:"invocations"`
+		Results []struct {
+			RuleID     string            `json:"ruleId"`
+			RuleIndex  int               `json:"ruleIndex"`
+			Level      string            `json:"level"`
+			Message    map[string]string `json:"message"`
+			Properties map[string]string `json:"properties"`
+			Locations  []struct {
+				PhysicalLocation struct {
+					ArtifactLocation struct {
+						URI       string `json:"uri"`
+						URIBaseID string `json:"uriBaseId"`
+					} `json:"artifactLocation"`
+					Region struct {
+						StartLine, StartColumn, EndLine, EndColumn int
+					} `json:"region"`
+				} `json:"physicalLocation"`
+			} `json:"locations"`
+			Fixes []json.RawMessage `json:"fixes"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+// checkSARIF checks the structure the SARIF schema and GitHub code
+// scanning require, and that the results are wants.
+func checkSARIF(t *testing.T, data []byte, wants []want) {
+	t.Helper()
+	var doc sarifDoc
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, data)
+	}
+	if doc.Version != "2.1.0" || !strings.HasSuffix(doc.Schema, "sarif-schema-2.1.0.json") {
+		t.Errorf("version %q, $schema %q", doc.Version, doc.Schema)
+	}
+	if len(doc.Runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(doc.Runs))
+	}
+	run := doc.Runs[0]
+	if run.Tool.Driver.Name != "pidlint" {
+		t.Errorf("tool.driver.name = %q", run.Tool.Driver.Name)
+	}
+	var ids []string
+	for _, rule := range run.Tool.Driver.Rules {
+		ids = append(ids, rule.ID)
+		if rule.Name == "" || rule.ShortDescription["text"] == "" || rule.FullDescription["text"] == "" {
+			t.Errorf("rule %s: name %q, shortDescription %v, fullDescription %v", rule.ID, rule.Name, rule.ShortDescription, rule.FullDescription)
+		}
+		if !strings.HasPrefix(rule.HelpURI, "https://") || !strings.Contains(rule.HelpURI, "docs/rules.md#") {
+			t.Errorf("rule %s: helpUri %q", rule.ID, rule.HelpURI)
+		}
+	}
+	var wantIDs []string
+	for _, r := range analyzer.Rules {
+		wantIDs = append(wantIDs, r.ID)
+		if i := slices.Index(ids, r.ID); i >= 0 {
+			if got, want := run.Tool.Driver.Rules[i].HelpURI, docsURL+"#"+strings.ToLower(r.ID); got != want {
+				t.Errorf("rule %s: helpUri %q, want %q", r.ID, got, want)
+			}
+		}
+	}
+	wantIDs = append(wantIDs, directiveRule.ID)
+	if !slices.Equal(ids, wantIDs) {
+		t.Errorf("rules %v, want %v", ids, wantIDs)
+	}
+	if len(run.Invocations) != 1 || run.Invocations[0].ExecutionSuccessful == nil || !*run.Invocations[0].ExecutionSuccessful {
+		t.Errorf("invocations: %+v", run.Invocations)
+	}
+	if u := run.OriginalURIBaseIDs[srcRoot].URI; !strings.HasPrefix(u, "file:///") || !strings.HasSuffix(u, "/") {
+		t.Errorf("originalUriBaseIds[%s] = %q", srcRoot, u)
+	}
+	var got []want
+	for _, res := range run.Results {
+		if res.Level != "error" || !strings.HasPrefix(res.Message["text"], res.RuleID+": ") {
+			t.Errorf("result %s: level %q, message %q", res.RuleID, res.Level, res.Message["text"])
+		}
+		if res.RuleIndex < 0 || res.RuleIndex >= len(ids) || ids[res.RuleIndex] != res.RuleID {
+			t.Errorf("result %s: ruleIndex %d", res.RuleID, res.RuleIndex)
+		}
+		if len(res.Locations) != 1 {
+			t.Errorf("result %s: %d locations", res.RuleID, len(res.Locations))
+			continue
+		}
+		loc := res.Locations[0].PhysicalLocation
+		reg := loc.Region
+		if loc.ArtifactLocation.URIBaseID != srcRoot || filepath.IsAbs(loc.ArtifactLocation.URI) {
+			t.Errorf("result %s: artifactLocation %+v", res.RuleID, loc.ArtifactLocation)
+		}
+		if reg.StartLine < 1 || reg.StartColumn < 1 || reg.EndLine < reg.StartLine ||
+			(reg.EndLine == reg.StartLine && reg.EndColumn <= reg.StartColumn) {
+			t.Errorf("result %s: region %+v", res.RuleID, reg)
+		}
+		if strings.HasSuffix(loc.ArtifactLocation.URI, "_test.go") != (res.Properties["category"] == analyzer.RawProbe) {
+			t.Errorf("result %s in %s: properties %v", res.RuleID, loc.ArtifactLocation.URI, res.Properties)
+		}
+		if !strings.HasSuffix(loc.ArtifactLocation.URI, "_test.go") && len(res.Fixes) == 0 {
+			t.Errorf("result %s: no fixes", res.RuleID)
+		}
+		got = append(got, want{loc.ArtifactLocation.URI, reg.StartLine, res.RuleID})
+	}
+	if !slices.Equal(got, wants) {
+		t.Errorf("results:\n%v\nwant:\n%v", got, wants)
+	}
+}
+
+// validateSARIF validates data against the SARIF 2.1.0 JSON schema with
+// the nested module tools/sarifcheck (the main module takes no
+// dependency on a schema validator). It is skipped when that module's
+// dependencies can be neither found nor downloaded.
+func validateSARIF(t *testing.T, data []byte) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "pidlint.sarif")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, filepath.Join(repoRoot, "tools", "sarifcheck"), nil, "go", "run", ".", file)
+	switch {
+	case r.code == 0:
+	case strings.Contains(r.stderr, "invalid"):
+		t.Errorf("SARIF log fails the SARIF 2.1.0 schema:\n%s", r.stderr)
+	default:
+		t.Skipf("cannot run tools/sarifcheck (its module dependencies?): %s", r.stderr)
+	}
+}
+
+// TestSARIFColumns checks that columns count UTF-16 code units, SARIF's
+// default, and that a file outside the root gets a file: URI.
+func TestSARIFColumns(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\nvar s = \"é😀\"; var x = 1\n"
+	name := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	off := strings.Index(src, "x = 1")
+	line3 := strings.Index(src, "var s")
+	pos := token.Position{Filename: name, Offset: off, Line: 3, Column: off - line3 + 1}
+	end := pos
+	end.Offset++
+	end.Column++
+	rep := &report{root: dir, findings: []finding{{pos: pos, end: end, rule: "PL001", message: "PL001: m"}}}
+	var buf bytes.Buffer
+	if err := writeSARIF(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	var doc sarifDoc
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	reg := doc.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
+	// `var s = "é😀"; var ` is 19 UTF-16 units: é is 1, 😀 is 2.
+	if want := 20; reg.StartColumn != want || reg.EndColumn != want+1 {
+		t.Errorf("columns %d..%d for byte column %d, want %d..%d", reg.StartColumn, reg.EndColumn, pos.Column, want, want+1)
+	}
+	if got := doc.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI; got != "p.go" {
+		t.Errorf("uri %q, want p.go", got)
+	}
+
+	rep.root = filepath.Join(dir, "elsewhere")
+	buf.Reset()
+	if err := writeSARIF(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%q", "file://"+filepath.ToSlash(name))
+	if !strings.Contains(buf.String(), `"uri": `+want) {
+		t.Errorf("file outside the root: no %s in\n%s", want, buf.String())
+	}
+}
+
+// TestSARIFDirective checks that a diagnostic about a //pidlint:ignore
+// directive, which has no rule ID, gets the directive rule.
+func TestSARIFDirective(t *testing.T) {
+	pos := token.Position{Filename: "/src/p.go", Line: 4, Column: 2}
+	rep := &report{root: "/src", findings: []finding{{pos: pos, message: "this pidlint:ignore PL001 matched nothing"}}}
+	var buf bytes.Buffer
+	if err := writeSARIF(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	var doc sarifDoc
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	res := doc.Runs[0].Results[0]
+	rules := doc.Runs[0].Tool.Driver.Rules
+	if res.RuleID != directiveRule.ID || rules[res.RuleIndex].ID != directiveRule.ID {
+		t.Errorf("ruleId %q, ruleIndex %d", res.RuleID, res.RuleIndex)
+	}
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/format"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// repoRoot is the pidlint module's directory.
+var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
+
+var (
+	binDir   string // holds the pidlint binary the tests run
+	buildBin sync.Once
+	binPath  string
+	binErr   error
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	binDir, err = os.MkdirTemp("", "pidlint-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(binDir)
+	os.Exit(code)
+}
+
+// pidlintBin builds cmd/pidlint once per test binary and returns its path.
+func pidlintBin(t testing.TB) string {
+	t.Helper()
+	buildBin.Do(func() {
+		binPath = filepath.Join(binDir, "pidlint")
+		cmd := exec.Command("go", "build", "-o", binPath, ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build ./cmd/pidlint: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// copyModule copies the module testdata/name into a new temporary
+// directory and makes its go.mod resolve github.com/pidlint/pidlint to this
+// repository, so that the safeprobe import a fix adds builds.
+func copyModule(t testing.TB, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod = fmt.Appendf(gomod, "\nrequire github.com/pidlint/pidlint v0.0.0\n\nreplace github.com/pidlint/pidlint => %s\n", repoRoot)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The module's dependencies are pidlint's: its go.sum covers them.
+	sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// result is what a command did.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs name with args in dir and returns its output and exit code; it
+// fails the test only when the command cannot be started.
+func run(t testing.TB, dir string, env []string, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	code := 0
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// mustRun is run that fails the test unless the command exits with want.
+func mustRun(t testing.TB, want int, dir string, env []string, name string, args ...string) result {
+	t.Helper()
+	r := run(t, dir, env, name, args...)
+	if r.code != want {
+		t.Fatalf("%s %s in %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), dir, r.code, want, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// gitEnv runs git apart from the user's and the system's configuration.
+var gitEnv = []string{
+	"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull,
+	"GIT_AUTHOR_NAME=pidlint", "GIT_AUTHOR_EMAIL=pidlint@example.com",
+	"GIT_COMMITTER_NAME=pidlint", "GIT_COMMITTER_EMAIL=pidlint@example.com",
+}
+
+// A want is a finding a test expects: file relative to the module, line
+// and rule.
+type want struct {
+	file string
+	line int
+	rule string
+}
+
+func (w want) String() string { return fmt.Sprintf("%s:%d: %s", w.file, w.line, w.rule) }
+
+// probesFindings are the findings in testdata/probes without -strict.
+var probesFindings = []want{
+	{"a/a.go", 11, "PL001"},
+	{"b/b.go", 13, "PL006"},
+	{"b/b.go", 22, "PL002"},
+}
+
+// textFindings extracts the findings from text output ("file:line:col:
+// PL00N: message" lines), with file names relative to dir.
+func textFindings(t testing.TB, dir, out string) []want {
+	t.Helper()
+	var got []want
+	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		// file:line:col: PL00N: message
+		parts := strings.SplitN(line, ":", 5)
+		if len(parts) < 5 {
+			t.Errorf("unexpected output line %q", line)
+			continue
+		}
+		var w want
+		w.file = parts[0]
+		if rel, err := filepath.Rel(dir, parts[0]); err == nil && !strings.HasPrefix(rel, "..") {
+			w.file = filepath.ToSlash(rel)
+		}
+		fmt.Sscan(parts[1], &w.line)
+		w.rule = strings.TrimSpace(parts[3])
+		got = append(got, w)
+	}
+	return got
+}
+
+func readFile(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkGofmt reports the Go files under dir that gofmt would change.
+func checkGofmt(t testing.TB, dir string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(name, ".go") {
+			return err
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if out, err := format.Source(src); err != nil || !bytes.Equal(out, src) {
+			t.Errorf("%s is not gofmt-clean (%v):\n%s", name, err, src)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
