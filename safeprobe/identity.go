@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 )
 
 // Identity names one process for ever: a PID alone is recycled by the OS,
@@ -23,8 +24,19 @@ type Identity struct {
 
 // Self returns the identity of the calling process.
 func Self() (Identity, error) {
-	return Lookup(os.Getpid())
+	if id := self.Load(); id != nil {
+		return *id, nil
+	}
+	id, err := Lookup(os.Getpid())
+	if err == nil {
+		self.Store(&id)
+	}
+	return id, err
 }
+
+// self caches the caller's identity, which cannot change: a Go process
+// does not fork without exec.
+var self atomic.Pointer[Identity]
 
 // Lookup returns the identity of the process that has the PID now. For a PID
 // no process has, the error satisfies errors.Is(err, os.ErrProcessDone).

@@ -43,7 +43,9 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 		if err := checkLockStat(&st, write); err != nil {
 			return nil, err
 		}
-	case !errors.Is(err, unix.ENOENT):
+	case !write || !errors.Is(err, unix.ENOENT):
+		// Nothing to read (a missing takeover marker, the common case,
+		// costs one system call), or nothing safe to open.
 		return nil, &fs.PathError{Op: "lstat", Path: path, Err: err}
 	}
 	flags := unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_NOCTTY
@@ -61,7 +63,7 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 		perr := &fs.PathError{Op: "open", Path: path, Err: err}
 		// A symlink put in place after the check: ELOOP on Linux and
 		// macOS, EMLINK on FreeBSD, EFTYPE on NetBSD.
-		if unix.Lstat(path, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		if !errors.Is(err, unix.ENOENT) && unix.Lstat(path, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
 			return nil, fmt.Errorf("%w: a symbolic link: %w", ErrUnsafePath, perr)
 		}
 		return nil, perr

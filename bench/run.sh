@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Measures pidlint against its baselines, side by side in one run, and
+# prints one markdown table of medians and ratios (make bench):
+#
+#   - the analyzer against a no-op analyzer on the same loader, standalone
+#     and through go vet -vettool, on std and golang.org/x/tools;
+#   - the cost of pidlint's facts;
+#   - safeprobe's probe and lock against the raw syscalls and peer libraries.
+#
+# RUNS (default 5) alternating runs per timing.
+set -euo pipefail
+bench=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$bench/.." && pwd)
+runs=${RUNS:-5}
+work=$(mktemp -d)
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+start=$(date +%s)
+
+(cd "$repo" && go build -o "$work/pidlint" ./cmd/pidlint)
+(cd "$bench" && go build -o "$work/noop" ./noop && go build -o "$work/factcost" ./factcost)
+
+xtools=$work/x-tools
+src=$(go mod download -json golang.org/x/tools@v0.52.0 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+cp -r "$src" "$xtools"
+chmod -R u+w "$xtools"
+(cd "$xtools" && go mod download)
+
+# seconds DIR CMD...: wall time of one run (exit 3, findings, is success).
+seconds() {
+	local dir=$1; shift
+	local t0 t1 rc=0
+	t0=$(date +%s.%N)
+	(cd "$dir" && "$@" >/dev/null 2>&1) || rc=$?
+	t1=$(date +%s.%N)
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		echo "bench: $* in $dir exited $rc" >&2
+		exit 1
+	fi
+	echo "$t1 - $t0" | bc
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
+
+rows=()
+# compare LABEL DIR PIDLINT-ARGV -- NOOP-ARGV: alternating runs, medians, ratio.
+compare() {
+	local label=$1 dir=$2; shift 2
+	local a=() b=() seen=0
+	for arg in "$@"; do
+		if [ "$arg" = -- ]; then seen=1; continue; fi
+		if [ $seen -eq 0 ]; then a+=("$arg"); else b+=("$arg"); fi
+	done
+	local ta=() tb=()
+	for _ in $(seq "$runs"); do
+		ta+=("$(seconds "$dir" "${a[@]}")")
+		tb+=("$(seconds "$dir" "${b[@]}")")
+	done
+	local ma mb
+	ma=$(printf '%s\n' "${ta[@]}" | median)
+	mb=$(printf '%s\n' "${tb[@]}" | median)
+	rows+=("| $label | ${ma} s | ${mb} s | $(echo "scale=3; $ma / $mb" | bc) |")
+	echo "  $label: pidlint $ma s, no-op $mb s" >&2
+}
+
+# fresh COPY-OF-TOOL: a copy of the tool with bytes appended, so its -V=full
+# ID differs and go vet analyses every package again (compilation stays
+# cached): the cost of a first pidlint run on a tree.
+fresh() {
+	local copy
+	copy=$(mktemp -p "$work" "$(basename "$1").XXXX")
+	cp "$1" "$copy"
+	head -c 16 /dev/urandom >>"$copy"
+	chmod +x "$copy"
+	echo "$copy"
+}
+
+echo "analyzer overhead ($runs alternating runs each)" >&2
+# Warm the compile cache and the package loader first.
+seconds "$repo" go list -deps -export std >/dev/null
+seconds "$xtools" go build ./... >/dev/null
+compare "standalone, std" "$repo" "$work/pidlint" -test=false std -- "$work/noop" -test=false std
+compare "standalone, x/tools" "$xtools" "$work/pidlint" ./... -- "$work/noop" ./...
+seconds "$xtools" go vet -vettool="$work/pidlint" ./... >/dev/null
+seconds "$xtools" go vet -vettool="$work/noop" ./... >/dev/null
+compare "go vet -vettool, x/tools, warm" "$xtools" go vet -vettool="$work/pidlint" ./... -- go vet -vettool="$work/noop" ./...
+cold_runs=${COLD_RUNS:-3}
+ta=() tb=()
+for _ in $(seq "$cold_runs"); do
+	ta+=("$(seconds "$xtools" go vet -vettool="$(fresh "$work/pidlint")" ./go/...)")
+	tb+=("$(seconds "$xtools" go vet -vettool="$(fresh "$work/noop")" ./go/...)")
+done
+ma=$(printf '%s\n' "${ta[@]}" | median)
+mb=$(printf '%s\n' "${tb[@]}" | median)
+rows+=("| go vet -vettool, x/tools/go/..., first run ($cold_runs runs) | ${ma} s | ${mb} s | $(echo "scale=3; $ma / $mb" | bc) |")
+
+echo "facts" >&2
+facts=$(cd "$xtools" && "$work/factcost" ./...)
+facts_gopsutil=$(cd "$repo/bench" && "$work/factcost" github.com/shirou/gopsutil/v4/...)
+
+echo "probe and lock benchmarks (-count $runs)" >&2
+if ! (cd "$bench" &&
+	go test -run=NONE -bench='^Benchmark(Kill|FindProcessSignal|GopsutilPidExists|Alive|Probe|IdentityProbe|Lock)$' -benchtime="${BENCHTIME:-20000x}" -count="$runs" . &&
+	go test -run=NONE -bench='^BenchmarkLockContended$' -benchtime="${CONTENDED_ROUNDS:-800}x" -count=1 .) >"$work/bench.txt" 2>&1; then
+	cat "$work/bench.txt" >&2
+	exit 1
+fi
+
+# med NAME: the median ns/op of benchmark NAME.
+med() {
+	awk -v n="Benchmark$1-" 'index($1, n) == 1 && length($1) <= length(n) + 3 {print $3}' "$work/bench.txt" | median
+}
+us() { echo "scale=2; $1 / 1000" | bc; }
+ratio() { echo "scale=2; $1 / $2" | bc; }
+
+cat <<MD
+
+## pidlint benchmarks ($(go version | cut -d' ' -f3), $(nproc) cores, $(uname -r))
+
+### Analyzer against a no-op analyzer (median of $runs alternating runs)
+
+| run | pidlint | no-op | ratio |
+|---|---|---|---|
+$(printf '%s\n' "${rows[@]}")
+
+Facts, x/tools ./...: $facts
+Facts, gopsutil/v4/...: $facts_gopsutil
+
+### Probe (median ns/op of $runs runs; ratio to syscall.Kill(pid, 0))
+
+| case | kill(pid,0) | FindProcess+Signal(0) | gopsutil PidExists | safeprobe.Alive | safeprobe.Probe | Identity.Probe | Alive / kill | Alive / gopsutil |
+|---|---|---|---|---|---|---|---|---|
+MD
+for c in live gone otheruser; do
+	k=$(med "Kill/$c") f=$(med "FindProcessSignal/$c") g=$(med "GopsutilPidExists/$c")
+	a=$(med "Alive/$c") p=$(med "Probe/$c") i=$(med "IdentityProbe/$c")
+	echo "| $c | $(us "$k") µs | $(us "$f") µs | $(us "$g") µs | $(us "$a") µs | $(us "$p") µs | $(us "$i") µs | $(ratio "$a" "$k") | $(ratio "$a" "$g") |"
+done
+if grep -q '^BenchmarkLock' "$work/bench.txt"; then
+	cat <<MD
+
+### Lock (median ns/op of $runs runs; tmpfs; ratio to gofrs/flock)
+
+| case | safeprobe | safeprobe, no fsync | gofrs/flock | nightlyone/lockfile | safeprobe / flock |
+|---|---|---|---|---|---|
+MD
+	for c in uncontended; do
+		s=$(med "Lock/$c/safeprobe") n=$(med "Lock/$c/safeprobe-nosync") f=$(med "Lock/$c/gofrs-flock") l=$(med "Lock/$c/nightlyone-lockfile")
+		echo "| TryAcquire+Release | $(us "$s") µs | $(us "$n") µs | $(us "$f") µs | $(us "$l") µs | $(ratio "$n" "$f") (no fsync), $(ratio "$s" "$f") (fsync) |"
+	done
+	echo
+	grep -h '^contended.*× [0-9][0-9]' "$work/bench.txt" | sed 's/^/- /' || true
+fi
+echo
+echo "bench: $(( $(date +%s) - start )) s" >&2
