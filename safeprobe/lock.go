@@ -358,14 +358,16 @@ func Acquire(ctx context.Context, path string, opts *LockOptions) (*Lock, error)
 	o := opts.withDefaults()
 	wait := o.MinBackoff
 	var timer *time.Timer
+	var locked error // TryAcquire's last ErrLocked
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, &LockError{Op: "acquire", Path: path, Err: err}
+			return nil, waitEnded(path, err, locked)
 		}
 		l, err := TryAcquire(path, &o)
 		if err == nil || !errors.Is(err, ErrLocked) {
 			return l, err
 		}
+		locked = err
 		d := wait/2 + rand.N(wait/2+1)
 		if timer == nil {
 			timer = time.NewTimer(d)
@@ -375,16 +377,25 @@ func Acquire(ctx context.Context, path string, opts *LockOptions) (*Lock, error)
 		}
 		select {
 		case <-ctx.Done():
-			pid := 0
-			if le := (*LockError)(nil); errors.As(err, &le) {
-				pid = le.PID
-			}
-			return nil, &LockError{Op: "acquire", Path: path, PID: pid,
-				Err: fmt.Errorf("%w while waiting: %w", ctx.Err(), ErrLocked)}
+			return nil, waitEnded(path, ctx.Err(), locked)
 		case <-timer.C:
 		}
 		wait = min(2*wait, o.MaxBackoff)
 	}
+}
+
+// waitEnded is Acquire's error when ctx ends: it wraps ctx's error and,
+// if the lock was found held, ErrLocked with the holder's PID.
+func waitEnded(path string, ctxErr, locked error) error {
+	if locked == nil {
+		return &LockError{Op: "acquire", Path: path, Err: ctxErr}
+	}
+	pid := 0
+	if le := (*LockError)(nil); errors.As(locked, &le) {
+		pid = le.PID
+	}
+	return &LockError{Op: "acquire", Path: path, PID: pid,
+		Err: fmt.Errorf("%w while waiting: %w", ctxErr, ErrLocked)}
 }
 
 // Release removes the lock file if the path still names the locked file,
