@@ -5,20 +5,14 @@ package safeprobe
 import (
 	"errors"
 	"fmt"
-
-	"golang.org/x/sys/unix"
 )
 
 // probe is kill(pid, 0) for existence, where EPERM means the process exists,
 // and the kernel's kinfo_proc for the zombie state. macOS has no procfs and
 // FreeBSD does not mount it by default.
 func probe(pid int) (State, error) {
-	switch err := sys.kill(pid, 0); err {
-	case nil, unix.EPERM:
-	case unix.ESRCH:
-		return NotFound, nil
-	default:
-		return Unknown, fmt.Errorf("safeprobe: kill(%d, 0): %w", pid, err)
+	if s, err := killState(pid, sys.kill(pid, 0)); s != Running {
+		return s, err
 	}
 	info, err := sys.procInfo(pid)
 	switch {

@@ -36,12 +36,8 @@ func probe(pid int) (State, error) {
 // probeProcfs is kill(pid, 0) for existence, where EPERM means the process
 // exists, and /proc/<pid>/status for the zombie state and the thread check.
 func probeProcfs(pid int) (State, error) {
-	switch err := sys.kill(pid, 0); err {
-	case nil, unix.EPERM:
-	case unix.ESRCH:
-		return NotFound, nil
-	default:
-		return Unknown, fmt.Errorf("safeprobe: kill(%d, 0): %w", pid, err)
+	if s, err := killState(pid, sys.kill(pid, 0)); s != Running {
+		return s, err
 	}
 	state, tgid, err := readStatus(pid)
 	if err != nil {

@@ -39,3 +39,15 @@ func signalZero(p *os.Process) error {
 	}
 	return err
 }
+
+// killState reads kill(pid, 0)'s answer: EPERM means the process exists
+// (another user's), ESRCH that no process has the PID.
+func killState(pid int, err error) (State, error) {
+	switch err {
+	case nil, syscall.EPERM:
+		return Running, nil
+	case syscall.ESRCH:
+		return NotFound, nil
+	}
+	return Unknown, fmt.Errorf("safeprobe: kill(%d, 0): %w", pid, err)
+}

@@ -11,14 +11,7 @@ import (
 // "exists"; safeprobe does not read their process tables, so a zombie reads
 // as Running there.
 func probe(pid int) (State, error) {
-	switch err := syscall.Kill(pid, 0); err {
-	case nil, syscall.EPERM:
-		return Running, nil
-	case syscall.ESRCH:
-		return NotFound, nil
-	default:
-		return Unknown, fmt.Errorf("safeprobe: kill(%d, 0): %w", pid, err)
-	}
+	return killState(pid, syscall.Kill(pid, 0))
 }
 
 func lookup(pid int) (Identity, error) {
