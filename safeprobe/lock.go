@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -206,8 +207,9 @@ func (l *Lock) Check() error {
 }
 
 // testHookOpened, if set, runs in TryAcquire between opening the lock file
-// and locking it.
-var testHookOpened func()
+// and locking it, and may wrap the open file to inject faults (a full disk,
+// a failing fsync).
+var testHookOpened func(lockFile) lockFile
 
 // TryAcquire takes the lock at path without waiting. If another open file
 // holds it, the error wraps ErrLocked and names the holder's PID when its
@@ -225,18 +227,23 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 	var lastErr error
 	for range maxReopen {
 		f, err := openLockFile(path, true, o.Mode)
+		if errors.Is(err, fs.ErrNotExist) && dirExists(path) {
+			// open(O_CREAT) raced a holder's unlink: try again.
+			lastErr = err
+			continue
+		}
 		if err != nil {
 			return fail(0, err)
 		}
 		if testHookOpened != nil {
-			testHookOpened()
+			f = testHookOpened(f)
 		}
 		k := f.key()
 		if heldHere(k) {
 			f.Close()
 			return fail(os.Getpid(), fmt.Errorf("%w by this process", ErrLocked))
 		}
-		err = lockWithGrace(f)
+		contended, err := lockWithGrace(f)
 		if errors.Is(err, errWouldBlock) {
 			rec, perr := parseRecord(readRecordBytes(f))
 			f.Close()
@@ -258,9 +265,15 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 		}
 		if pk, err := pathKey(path); err != nil || pk != k {
 			// Replaced or unlinked since we opened it: closing drops the
-			// lock on a file no one will look for; start over.
-			lastErr = err
+			// lock on a file no one will look for.
 			f.Close()
+			if contended {
+				// Its holder released and removed it while we waited,
+				// and others take turns on the path: starting over
+				// would chase them. It was held; Acquire backs off.
+				return fail(0, fmt.Errorf("%w (released and removed while waiting)", ErrLocked))
+			}
+			lastErr = err
 			continue
 		}
 		rec := newRecord(o.Program)
@@ -283,9 +296,11 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 }
 
 // lockWithGrace is tryLock, retried twice shortly to outlast an Inspect
-// probe's momentary shared lock.
-func lockWithGrace(f lockFile) error {
-	err := f.tryLock()
+// probe's momentary shared lock. contended reports that the lock was held
+// at the first try.
+func lockWithGrace(f lockFile) (contended bool, err error) {
+	err = f.tryLock()
+	contended = errors.Is(err, errWouldBlock)
 	for _, d := range []time.Duration{probeGrace1, probeGrace2} {
 		if !errors.Is(err, errWouldBlock) {
 			break
@@ -293,7 +308,13 @@ func lockWithGrace(f lockFile) error {
 		time.Sleep(d)
 		err = f.tryLock()
 	}
-	return err
+	return contended, err
+}
+
+// dirExists reports whether the directory of path exists.
+func dirExists(path string) bool {
+	fi, err := os.Stat(filepath.Dir(path))
+	return err == nil && fi.IsDir()
 }
 
 // holderGone reports whether the process a record names has certainly

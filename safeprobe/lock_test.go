@@ -77,6 +77,25 @@ func init() {
 	// check that the lock file holds this process's record, increment a
 	// counter file without any other synchronisation, leave, Release. It
 	// prints "overlaps=N foreign=N".
+	childModes["lock-churn"] = func() {
+		path := filepath.Join(os.Getenv(lockDirEnv), "churn.lock")
+		rounds, _ := strconv.Atoi(os.Getenv(lockRoundsEnv))
+		for range rounds {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			l, err := Acquire(ctx, path, &LockOptions{NoSync: true})
+			cancel()
+			if err != nil {
+				fmt.Printf("error %v\n", err)
+				os.Exit(1)
+			}
+			time.Sleep(100 * time.Microsecond)
+			if err := l.Release(); err != nil {
+				fmt.Printf("error %v\n", err)
+				os.Exit(1)
+			}
+		}
+		fmt.Println("churned")
+	}
 	childModes["lock-contend"] = func() {
 		dir := os.Getenv(lockDirEnv)
 		rounds, _ := strconv.Atoi(os.Getenv(lockRoundsEnv))
@@ -614,7 +633,7 @@ func TestAcquireRetriesWhenTheFileGoes(t *testing.T) {
 			other := filepath.Join(dir, "other")
 			os.WriteFile(other, []byte("someone else's file\n"), 0o600)
 			var once sync.Once
-			testHookOpened = func() {
+			testHookOpened = func(f lockFile) lockFile {
 				once.Do(func() {
 					// B has the old file open: now it goes.
 					if replace {
@@ -626,6 +645,7 @@ func TestAcquireRetriesWhenTheFileGoes(t *testing.T) {
 						t.Error(err)
 					}
 				})
+				return f
 			}
 			defer func() { testHookOpened = nil }()
 			b, err := TryAcquire(path, nil)
@@ -738,6 +758,30 @@ func TestLockContention(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "contend.lock")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("lock file left after the last Release: %v", err)
+	}
+}
+
+// TestLockContentionChurn: 8 processes take turns on a lock on a tmpfs,
+// holding it 100 µs, so a round takes microseconds: a TryAcquire that waited out a holder then finds the
+// file released and removed, and chasing the next file would never end;
+// an open(O_CREAT) can also race a holder's unlink. Every Acquire must
+// still succeed.
+func TestLockContentionChurn(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no tmpfs")
+	}
+	dir, err := os.MkdirTemp("/dev/shm", "safeprobe-churn")
+	if err != nil {
+		t.Skipf("no /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	children := make([]*lockChild, 8)
+	for i := range children {
+		children[i] = startLockChild(t, "lock-churn", lockDirEnv+"="+dir, lockRoundsEnv+"=100")
+	}
+	for _, c := range children {
+		c.expect(t, "churned")
+		c.finish(t)
 	}
 }
 
