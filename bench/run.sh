@@ -83,7 +83,7 @@ compare "standalone, x/tools" "$xtools" "$work/pidlint" ./... -- "$work/noop" ./
 seconds "$xtools" go vet -vettool="$work/pidlint" ./... >/dev/null
 seconds "$xtools" go vet -vettool="$work/noop" ./... >/dev/null
 compare "go vet -vettool, x/tools, warm" "$xtools" go vet -vettool="$work/pidlint" ./... -- go vet -vettool="$work/noop" ./...
-cold_runs=${COLD_RUNS:-3}
+cold_runs=${COLD_RUNS:-2}
 ta=() tb=()
 for _ in $(seq "$cold_runs"); do
 	ta+=("$(seconds "$xtools" go vet -vettool="$(fresh "$work/pidlint")" ./go/...)")
@@ -99,7 +99,7 @@ facts_gopsutil=$(cd "$repo/bench" && "$work/factcost" github.com/shirou/gopsutil
 
 echo "probe and lock benchmarks (-count $runs)" >&2
 if ! (cd "$bench" &&
-	go test -run=NONE -bench='^Benchmark(Kill|FindProcessSignal|GopsutilPidExists|Alive|Probe|IdentityProbe|Lock)$' -benchtime="${BENCHTIME:-20000x}" -count="$runs" . &&
+	go test -run=NONE -bench='^Benchmark(Kill|FindProcessSignal|GopsutilPidExists|Alive|Probe|IdentityProbe|Lock)$' -benchtime="${BENCHTIME:-10000x}" -count="$runs" . &&
 	go test -run=NONE -bench='^BenchmarkLockContended$' -benchtime="${CONTENDED_ROUNDS:-800}x" -count=1 .) >"$work/bench.txt" 2>&1; then
 	cat "$work/bench.txt" >&2
 	exit 1
@@ -148,7 +148,7 @@ MD
 		echo "| TryAcquire+Release | $(us "$s") µs | $(us "$n") µs | $(us "$f") µs | $(us "$l") µs | $(ratio "$n" "$f") (no fsync), $(ratio "$s" "$f") (fsync) |"
 	done
 	echo
-	grep -h '^contended.*× [0-9][0-9]' "$work/bench.txt" | sed 's/^/- /' || true
+	grep -o 'contended [a-z-]*: [0-9]* processes × [0-9][0-9]* rounds.*' "$work/bench.txt" | sed 's/^/- /' || true
 fi
 echo
 echo "bench: $(( $(date +%s) - start )) s" >&2
