@@ -80,7 +80,9 @@ for mod in "${modules[@]}"; do
 	if grep -q "panic:\|conflict\|failed to apply\|could not apply" <<<"$out"; then
 		echo "FAIL: $mod: fixes did not apply:"; echo "$out" | head -20; failed=$((failed + 1))
 	fi
-	n=$(cd "$dir" && git diff --no-index --stat "$src" . 2>/dev/null | grep -c '|' || true)
+	changed=$(cd "$dir" && git diff --no-index --name-only "$src" . 2>/dev/null | grep '\.go$' || true)
+	n=$(grep -c . <<<"$changed" || true)
+	[ -z "$changed" ] || sed 's|^\./||; s|^|  fixed: |' <<<"$changed"
 	fixed=$((fixed + n))
 	(cd "$dir" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 || true)
 	for goos in "${oses[@]}"; do
