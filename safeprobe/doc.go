@@ -15,12 +15,13 @@
 //
 // What each OS is asked:
 //
-//   - Linux: pidfd_open and pidfd_send_signal(fd, 0), falling back to
-//     kill(pid, 0) where pidfds are missing; EPERM means the process exists;
-//     pidfd_open's EINVAL (or Tgid != Pid in /proc/<pid>/status) means the
-//     PID is a thread, not a process; state Z in /proc/<pid>/status is a
-//     zombie. Identity: field 22 of /proc/<pid>/stat (start time in clock
-//     ticks since boot) and /proc/sys/kernel/random/boot_id.
+//   - Linux: pidfd_open, which fails with ESRCH for a PID no process has and
+//     with EINVAL for a thread that is not a process; the pidfd polls
+//     readable once the process has exited (a zombie until reaped). Where
+//     pidfds are missing, kill(pid, 0), where EPERM means the process
+//     exists, and State and Tgid from /proc/<pid>/status. Identity: field 22
+//     of /proc/<pid>/stat (start time in clock ticks since boot) and
+//     /proc/sys/kernel/random/boot_id.
 //   - macOS: kill(pid, 0) for existence, sysctl kern.proc.pid for the zombie
 //     state (SZOMB) and start time, kern.boottime for the boot.
 //   - FreeBSD: as macOS, decoding kinfo_proc's ki_stat and ki_start.

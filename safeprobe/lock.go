@@ -73,6 +73,14 @@ type LockOptions struct {
 	MinBackoff, MaxBackoff time.Duration
 }
 
+// programName is the base name of this program, for records.
+func programName() string {
+	if len(os.Args) == 0 {
+		return ""
+	}
+	return filepath.Base(os.Args[0])
+}
+
 func (o *LockOptions) withDefaults() LockOptions {
 	var r LockOptions
 	if o != nil {
@@ -81,8 +89,8 @@ func (o *LockOptions) withDefaults() LockOptions {
 	if r.Mode == 0 {
 		r.Mode = 0o600
 	}
-	if r.Program == "" && len(os.Args) > 0 {
-		r.Program = filepath.Base(os.Args[0])
+	if r.Program == "" {
+		r.Program = programName()
 	}
 	if r.MinBackoff <= 0 {
 		r.MinBackoff = time.Millisecond
@@ -135,8 +143,11 @@ const (
 // an exclusive lock without waiting (flock(LOCK_EX|LOCK_NB) on Unix,
 // LockFileEx on one byte at offset 1<<20 on Windows, so the record stays
 // readable), checks that the locked file is still the one at the path (it
-// may have been replaced or unlinked meanwhile; then it starts over), and
-// writes its owner record (truncate, write, fsync).
+// may have been replaced or unlinked meanwhile: then it starts over, or, if
+// the lock was held when first tried and its holder released and removed
+// the file while it waited, it reports ErrLocked and leaves the next turn
+// to Acquire's backoff), and writes its owner record (truncate, write,
+// fsync).
 //
 // Nothing has to clean up after a crash: the kernel drops the lock when the
 // holder dies (SIGKILL, power loss), so the next TryAcquire simply takes it
@@ -146,9 +157,8 @@ const (
 //
 // Release removes the file while still holding the lock, and only if the
 // path still names the locked file, then unlocks. A waiter that had the old
-// file open gets the lock on a file no longer at the path, notices, and
-// starts over on the path's new file, so two processes never both believe
-// they hold the lock.
+// file open gets the lock on a file no longer at the path and notices, so
+// two processes never both believe they hold the lock.
 //
 // Locks belong to open files, not processes: a second TryAcquire of the same
 // path in the same process fails with ErrLocked like anyone else's. The lock
@@ -225,11 +235,14 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 	}
 	var staleDeadline time.Time
 	var lastErr error
-	for range maxReopen {
+	// Only starting over on a changed file counts against maxReopen; the
+	// wait for a dead holder's lock is bounded by staleDeadline.
+	for reopens := 0; reopens < maxReopen; {
 		f, err := openLockFile(path, true, o.Mode)
 		if errors.Is(err, fs.ErrNotExist) && dirExists(path) {
 			// open(O_CREAT) raced a holder's unlink: try again.
 			lastErr = err
+			reopens++
 			continue
 		}
 		if err != nil {
@@ -274,6 +287,7 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 				return fail(0, fmt.Errorf("%w (released and removed while waiting)", ErrLocked))
 			}
 			lastErr = err
+			reopens++
 			continue
 		}
 		rec := newRecord(o.Program)
@@ -439,15 +453,19 @@ func (l *Lock) Release() error {
 			errs = append(errs, fmt.Errorf("removing: %w", err))
 		}
 	}
+	// Forget the file before closing it: once closed, its inode number
+	// can name a new file at the path that another goroutine then locks.
+	held.Lock()
+	if held.locks[k] == l {
+		delete(held.locks, k)
+	}
+	held.Unlock()
 	if err := f.unlock(); err != nil {
 		errs = append(errs, fmt.Errorf("unlocking: %w", err))
 	}
 	if err := f.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("closing: %w", err))
 	}
-	held.Lock()
-	delete(held.locks, k)
-	held.Unlock()
 	if err := errors.Join(errs...); err != nil {
 		return &LockError{Op: "release", Path: l.path, Err: err}
 	}

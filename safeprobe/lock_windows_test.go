@@ -208,7 +208,8 @@ func TestWindowsRecordReadableWhileLocked(t *testing.T) {
 // a while; TryAcquire keeps trying (up to staleReleaseWait) when the
 // record's holder is gone, and fails at once when it is running.
 func TestWindowsStaleLockReleasedLate(t *testing.T) {
-	f := &fakeLockOS{linger: 300 * time.Millisecond}
+	// Longer than maxReopen short retries last, shorter than staleReleaseWait.
+	f := &fakeLockOS{linger: 1500 * time.Millisecond}
 	f.install(t)
 	dead := exitedIdentity(t)
 	self, err := Self()
@@ -239,8 +240,8 @@ func TestWindowsStaleLockReleasedLate(t *testing.T) {
 					t.Fatalf("TryAcquire after the holder died = %v (after %v)", err, d)
 				}
 				l.Release()
-				if d < 250*time.Millisecond || d > staleReleaseWait {
-					t.Errorf("TryAcquire took %v; want the lingering lock's 300 ms", d)
+				if d < 1400*time.Millisecond || d > staleReleaseWait {
+					t.Errorf("TryAcquire took %v; want the lingering lock's 1.5 s", d)
 				}
 				return
 			}

@@ -59,7 +59,7 @@ func RequestTakeover(path string, ttl time.Duration) error {
 	m := takeoverJSON{
 		V:         1,
 		PID:       os.Getpid(),
-		Prog:      filepath.Base(os.Args[0]),
+		Prog:      programName(),
 		Requested: now.Format(time.RFC3339Nano),
 		Expires:   now.Add(ttl).Format(time.RFC3339Nano),
 	}

@@ -270,6 +270,8 @@ func (d *driver) analyze(a *analysis.Analyzer, patterns []string, tests bool) (*
 			cmp.Compare(x.message, y.message),
 		)
 	})
+	// A package and its test variant report the same load error.
+	slices.Sort(rep.errors)
 	rep.errors = slices.Compact(rep.errors)
 	return rep, nil
 }

@@ -10,6 +10,14 @@ here=$repo/tools/wine
 . "$here/env.sh"
 cd "$repo"
 
+# One run per prefix at a time: the exit trap below stops every process in
+# the prefix, which would end another checkout's run sharing it.
+mkdir -p "$(dirname "$WINEPREFIX")"
+exec 9>"$WINEPREFIX.lock"
+if command -v flock >/dev/null; then
+	flock 9
+fi
+
 t0=$(date +%s)
 bash "$here/setup.sh"
 t1=$(date +%s)
