@@ -1049,3 +1049,51 @@ func TestTakeoverRequestFromExitedProcessIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeoverNewerRequestSurvives: a request renamed into place while the
+// new holder is removing its own, older marker is not removed with it.
+func TestTakeoverNewerRequestSurvives(t *testing.T) {
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	marker := path + takeoverSuffix
+	if err := RequestTakeover(path, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	newer := fmt.Sprintf(`{"v":1,"pid":%d,"requested":"2000-01-01T00:00:00Z","expires":"2999-01-01T00:00:00Z"}`+"\n", os.Getppid())
+	testHookTakeoverRemoving = func() {
+		tmp := marker + ".newer"
+		if err := os.WriteFile(tmp, []byte(newer), 0o600); err != nil {
+			t.Error(err)
+		}
+		if err := os.Rename(tmp, marker); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { testHookTakeoverRemoving = nil })
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	b, err := os.ReadFile(marker)
+	if err != nil || string(b) != newer {
+		t.Errorf("after acquiring, the marker is %q, %v; want the newer request %q", b, err, newer)
+	}
+	if _, err := os.Lstat(marker + ".done"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the marker moved aside was left behind: %v", err)
+	}
+
+	// Without a newer request, the holder's own marker goes.
+	testHookTakeoverRemoving = nil
+	l.Release()
+	if err := RequestTakeover(path, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Release()
+	if _, err := os.Lstat(marker); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the holder's own marker was not removed: %v", err)
+	}
+}

@@ -136,11 +136,28 @@ func removeOwnTakeover(path string) {
 	if !mine && time.Now().Before(req.expires) {
 		return
 	}
+	// Checking the marker's inode and then removing it could remove a
+	// request renamed into place in between. Move it aside instead (the
+	// lock is held, so the aside name is this lock holder's alone), and
+	// put back what turns out to be a newer request, unless a newer one
+	// still has taken its place.
 	marker := path + takeoverSuffix
-	if pk, err := pathKey(marker); err == nil && pk == k {
-		os.Remove(marker)
+	aside := marker + ".done"
+	if testHookTakeoverRemoving != nil {
+		testHookTakeoverRemoving()
 	}
+	if os.Rename(marker, aside) != nil {
+		return
+	}
+	if ak, err := pathKey(aside); err == nil && ak != k {
+		os.Link(aside, marker)
+	}
+	os.Remove(aside)
 }
+
+// testHookTakeoverRemoving, if set, runs in removeOwnTakeover once the
+// marker it read is found removable, before it is removed.
+var testHookTakeoverRemoving func()
 
 // readTakeover reads and parses the takeover marker of the lock at path,
 // with the same refusals as a lock file (no symlink, regular, one link).

@@ -172,13 +172,16 @@ func (d *driver) run(args []string) int {
 		}
 	}
 
-	rep, err := d.analyze(a, fs.Args(), *tests)
+	root := "" // found from the packages
+	if changed != nil {
+		root = changed.root
+	}
+	rep, err := d.analyze(a, fs.Args(), *tests, root)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
 		return exitError
 	}
 	if changed != nil {
-		rep.root = changed.root
 		rep.findings = slices.DeleteFunc(rep.findings, func(f finding) bool { return !changed.has(f.pos) })
 	}
 	for _, e := range rep.errors {
@@ -205,8 +208,9 @@ func (d *driver) run(args []string) int {
 }
 
 // analyze loads the packages that patterns name, with their tests if
-// tests is set, and runs a on them.
-func (d *driver) analyze(a *analysis.Analyzer, patterns []string, tests bool) (*report, error) {
+// tests is set, and runs a on them. The report names files relative to
+// root, or if root is "", to the directory d.root finds.
+func (d *driver) analyze(a *analysis.Analyzer, patterns []string, tests bool, root string) (*report, error) {
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule,
 		Dir:   d.dir,
@@ -219,7 +223,10 @@ func (d *driver) analyze(a *analysis.Analyzer, patterns []string, tests bool) (*
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
 	}
-	rep := &report{root: d.root(pkgs)}
+	if root == "" {
+		root = d.root(pkgs)
+	}
+	rep := &report{root: root}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
 			if e.Pos == "" || e.Pos == "-" {

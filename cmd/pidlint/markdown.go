@@ -71,16 +71,17 @@ func ruleSection(r analyzer.Rule) string {
 // paragraphs joins the hard-wrapped lines of each paragraph of text into
 // one line, so that no line start reads as Markdown syntax, and escapes it.
 func paragraphs(text string) string {
-	var ps []string
-	for p := range strings.SplitSeq(strings.TrimSpace(text), "\n\n") {
-		ps = append(ps, escape(unwrap(p)))
-	}
-	return strings.Join(ps, "\n\n")
+	return escape(unwrapParagraphs(text))
 }
 
-// unwrap joins hard-wrapped lines into one.
-func unwrap(p string) string {
-	return strings.Join(strings.Fields(p), " ")
+// unwrapParagraphs joins the hard-wrapped lines of each paragraph of text
+// into one line.
+func unwrapParagraphs(text string) string {
+	var ps []string
+	for p := range strings.SplitSeq(strings.TrimSpace(text), "\n\n") {
+		ps = append(ps, strings.Join(strings.Fields(p), " "))
+	}
+	return strings.Join(ps, "\n\n")
 }
 
 // escape makes plain text read literally in Markdown.

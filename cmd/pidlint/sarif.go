@@ -152,14 +152,6 @@ func sarifRules() []sarifRule {
 	return rules
 }
 
-func unwrapParagraphs(text string) string {
-	var ps []string
-	for p := range strings.SplitSeq(strings.TrimSpace(text), "\n\n") {
-		ps = append(ps, unwrap(p))
-	}
-	return strings.Join(ps, "\n\n")
-}
-
 // writeSARIF writes rep as a SARIF log with one run.
 func writeSARIF(w io.Writer, rep *report) error {
 	rules := sarifRules()
