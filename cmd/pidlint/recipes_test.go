@@ -1,7 +1,7 @@
 package main
 
-// The recipes (.github/workflows/pidlint.yml, action.yml and
-// .pre-commit-hooks.yaml) are run here, command by command, on a copy of
+// The recipes (.github/workflows/pidlint.yml, action.yml,
+// .pre-commit-hooks.yaml and docs/pidlint.mk) are run here, command by command, on a copy of
 // testdata/probes standing in for the repository they check, so that they
 // cannot rot silently.
 
@@ -352,5 +352,51 @@ func TestPreCommitRecipe(t *testing.T) {
 				t.Errorf("findings %v, want %v", got, []want{w})
 			}
 		})
+	}
+}
+
+// TestMakefileRecipe runs the targets of docs/pidlint.mk, included from a
+// module's Makefile, with PIDLINT set to the pidlint the tests built.
+func TestMakefileRecipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and runs make")
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := copyModule(t, "probes")
+	writeFile(t, filepath.Join(dir, "Makefile"), "include "+filepath.Join(repoRoot, "docs", "pidlint.mk")+"\n")
+	vars := []string{"PIDLINT=" + bin, "PIDLINT_BASE=HEAD"}
+	findings := func(out string) []want {
+		var lines []string
+		for line := range strings.SplitSeq(out, "\n") {
+			if vetLine.MatchString(line) || strings.Contains(line, ": PL0") {
+				lines = append(lines, line)
+			}
+		}
+		return textFindings(t, dir, strings.Join(lines, "\n"))
+	}
+	make := func(t *testing.T, wantFail bool, target string) string {
+		t.Helper()
+		r := run(t, dir, gitEnv, "make", append([]string{"--no-print-directory", target}, vars...)...)
+		if failed := r.code != 0; failed != wantFail {
+			t.Fatalf("make %s: exit %d, want failure %v\nstdout:\n%s\nstderr:\n%s", target, r.code, wantFail, r.stdout, r.stderr)
+		}
+		return r.stderr
+	}
+
+	if got := findings(make(t, true, "pidlint")); !slices.Equal(got, probesFindings) {
+		t.Errorf("make pidlint: findings %v, want %v", got, probesFindings)
+	}
+	if got := findings(make(t, true, "pidlint-vet")); !slices.Equal(got, probesFindings) {
+		t.Errorf("make pidlint-vet: findings %v, want %v", got, probesFindings)
+	}
+	commitAll(t, dir)
+	make(t, false, "pidlint-changed")
+	w := newProbe(t, dir)
+	if got := findings(make(t, true, "pidlint-changed")); !slices.Equal(got, []want{w}) {
+		t.Errorf("make pidlint-changed after a change: findings %v, want %v", got, []want{w})
 	}
 }
