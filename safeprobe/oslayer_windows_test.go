@@ -215,9 +215,9 @@ func TestWindowsLookupInjected(t *testing.T) {
 		f          fakeWindows
 		wantErr    error
 	}{
-		{name: "access denied", call: "OpenProcess", f: fakeWindows{openErr: map[uint32]error{queryAccess: windows.ERROR_ACCESS_DENIED}}, wantErr: windows.ERROR_ACCESS_DENIED},
+		{name: "access denied", call: "OpenProcess", f: fakeWindows{openErr: map[uint32]error{waitAccess: windows.ERROR_ACCESS_DENIED, queryAccess: windows.ERROR_ACCESS_DENIED}}, wantErr: windows.ERROR_ACCESS_DENIED},
 		{name: "GetProcessId fails", call: "GetProcessId", f: fakeWindows{idErr: windows.ERROR_INVALID_HANDLE}, wantErr: windows.ERROR_INVALID_HANDLE},
-		{name: "GetProcessTimes fails", call: "GetProcessTimes", f: fakeWindows{id: fakePID, timesErr: windows.ERROR_INVALID_HANDLE}, wantErr: windows.ERROR_INVALID_HANDLE},
+		{name: "GetProcessTimes fails", call: "GetProcessTimes", f: fakeWindows{id: fakePID, event: timeout, timesErr: windows.ERROR_INVALID_HANDLE}, wantErr: windows.ERROR_INVALID_HANDLE},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.f.install(t)

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"syscall"
 )
 
 // State is what the operating system says about a PID.
@@ -162,7 +161,7 @@ func (e *ProcessError) Is(target error) bool {
 	if e.State == Unknown || e.State == Running {
 		return false
 	}
-	return target == os.ErrProcessDone || target == syscall.ESRCH
+	return target == os.ErrProcessDone || target == errNoSuchProcess
 }
 
 func (e *ProcessError) Unwrap() error { return e.Err }

@@ -51,7 +51,17 @@ func probeProcfs(pid int) (State, error) {
 	if tgid != pid {
 		return NotFound, nil // a thread, not a process
 	}
-	return stateOf(state), nil
+	threads := 1
+	if state == 'Z' {
+		// status lists Threads far down; stat has it near the state.
+		var buf [2048]byte
+		if n, err := sys.readFile(procPath(pid, "stat"), buf[:]); err == nil {
+			if _, t, _, err := parseStat(buf[:n]); err == nil {
+				threads = t
+			}
+		}
+	}
+	return stateOf(state, threads), nil
 }
 
 func readStatus(pid int) (state byte, tgid int, err error) {
@@ -99,7 +109,7 @@ func lookupState(pid int) (Identity, State, error) {
 	if err != nil {
 		return Identity{}, Unknown, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
 	}
-	state, start, err := parseStat(buf[:n])
+	state, threads, start, err := parseStat(buf[:n])
 	if err != nil {
 		return Identity{}, Unknown, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
 	}
@@ -108,7 +118,7 @@ func lookupState(pid int) (Identity, State, error) {
 			return Identity{}, NotFound, processDone(pid) // a thread, not a process
 		}
 	}
-	return Identity{PID: pid, StartTime: start, BootID: boot}, stateOf(state), nil
+	return Identity{PID: pid, StartTime: start, BootID: boot}, stateOf(state, threads), nil
 }
 
 // bootID is read once: it changes only with a reboot, which ends the process.

@@ -1,8 +1,10 @@
 package safeprobe
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -22,6 +24,22 @@ func init() {
 		pid, _ := strconv.Atoi(os.Getenv("SAFEPROBE_TEST_PID"))
 		s, err := Probe(pid)
 		fmt.Printf("%v|%v|%v\n", s, err, syscall.Kill(pid, 0))
+	}
+	// End the main thread alone (exit(2), not exit_group) and run on in
+	// another thread until stdin closes: /proc then shows the process as
+	// a zombie, the main thread's state.
+	childModes["leader-exit"] = func() {
+		runtime.LockOSThread()
+		if unix.Gettid() != os.Getpid() {
+			fmt.Println("not on the main thread")
+			return
+		}
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(0)
+		}()
+		fmt.Println("ready")
+		syscall.Syscall(unix.SYS_EXIT, 0, 0, 0)
 	}
 }
 
@@ -191,6 +209,54 @@ func TestZombieIsNotRunning(t *testing.T) {
 	if _, err := Lookup(pid); err != nil {
 		t.Errorf("Lookup(zombie) = %v", err)
 	}
+}
+
+// TestMainThreadExitedIsRunning: a process whose main thread has exited
+// while others run shows the main thread's Z in /proc, and is running.
+func TestMainThreadExitedIsRunning(t *testing.T) {
+	cmd := childCommand(t, "leader-exit")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+		t.Skipf("child: %q", line)
+	}
+	pid := cmd.Process.Pid
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		st, _, err := readStatus(pid)
+		if err == nil && st == 'Z' {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the main thread of %d did not exit: state %q, %v", pid, st, err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	eachProbePath(t, func(t *testing.T) {
+		if s, err := Probe(pid); s != Running || err != nil {
+			t.Errorf("Probe = %v, %v; want running", s, err)
+		}
+		id, err := Lookup(pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, err := id.Probe(); s != Running || err != nil {
+			t.Errorf("%v.Probe() = %v, %v; want running", id, s, err)
+		}
+	})
 }
 
 func TestThreadIsNotAProcess(t *testing.T) {
@@ -381,12 +447,13 @@ func reusePID(t *testing.T, pid int) *exec.Cmd {
 
 func TestParseStat(t *testing.T) {
 	line := "4242 (a) b) (c\nd) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10\n"
-	state, start, err := parseStat([]byte(line))
-	if err != nil || state != 'S' || start != 987654 {
-		t.Fatalf("parseStat = %q, %d, %v; want 'S', 987654", state, start, err)
+	state, threads, start, err := parseStat([]byte(line))
+	if err != nil || state != 'S' || threads != 1 || start != 987654 {
+		t.Fatalf("parseStat = %q, %d, %d, %v; want 'S', 1, 987654", state, threads, start, err)
 	}
-	for _, bad := range []string{"", "4242 a S 1", "4242 (a) S 1 2 3", "4242 (a) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 x"} {
-		if _, _, err := parseStat([]byte(bad)); !errors.Is(err, errProcFormat) {
+	for _, bad := range []string{"", "4242 a S 1", "4242 (a) S 1 2 3", "4242 (a) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 x",
+		"4242 (a) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 x 18 19"} {
+		if _, _, _, err := parseStat([]byte(bad)); !errors.Is(err, errProcFormat) {
 			t.Errorf("parseStat(%q) = %v; want errProcFormat", bad, err)
 		}
 	}
@@ -400,8 +467,8 @@ func FuzzParseStat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, comm string, start uint64, raw []byte) {
 		parseStat(raw) // must not panic
 		line := fmt.Sprintf("77 (%s) R 1 77 77 0 -1 4194560 9 0 0 0 0 0 0 0 20 0 1 0 %d 8192 100 18446744073709551615", comm, start)
-		state, got, err := parseStat([]byte(line))
-		if err != nil || state != 'R' || got != start {
+		state, threads, got, err := parseStat([]byte(line))
+		if err != nil || state != 'R' || threads != 1 || got != start {
 			t.Fatalf("comm %q: parseStat = %q, %d, %v; want 'R', %d", comm, state, got, err, start)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/windows"
 )
@@ -109,9 +110,35 @@ func notSame(pid int, err error) (State, error) {
 	return NotFound, nil
 }
 
-// probeProcess probes p.Pid: the process handle inside an *os.Process is not
-// exported. While p holds that handle (until p.Wait or p.Release), Windows
-// cannot give p.Pid to another process, so the PID still names p's process.
+// probeProcess asks p first: after p.Wait or p.Release it holds no handle,
+// and p.Pid may name another process by now: that is an ErrInvalidPID, as
+// after Release on Unix (which sets p.Pid to -1). On Windows Signal(0) sends nothing; it only reports that state. The
+// process handle inside an *os.Process is not exported, so the rest is a
+// PID probe: while p holds the handle, Windows cannot give p.Pid to another
+// process, so the PID still names p's process.
 func probeProcess(p *os.Process) (State, error) {
+	switch err := handleState(p); {
+	case errors.Is(err, os.ErrProcessDone):
+		return NotFound, nil
+	case errors.Is(err, syscall.EINVAL):
+		// Wait releases the handle too.
+		return Unknown, fmt.Errorf("safeprobe: process %d was waited for or released, so its PID may name another process now: %w", p.Pid, ErrInvalidPID)
+	}
 	return probe(p.Pid)
+}
+
+// handleState is p.Signal(0): EINVAL once p was waited for or released,
+// os.ErrProcessDone if it is done otherwise, EWINDOWS while p holds its
+// handle. A Process that
+// is a struct literal rather than from os.FindProcess or os.StartProcess
+// has no handle, and Signal panics on it; then it is nil, and the PID is
+// all there is.
+func handleState(p *os.Process) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = nil
+		}
+	}()
+	//pidlint:ignore PL002 reads only whether p was waited for or released
+	return p.Signal(syscall.Signal(0))
 }

@@ -250,3 +250,30 @@ func TestWindowsExitedChild(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowsCheckProcessAfterWaitOrRelease: once p has been waited for or
+// released, p.Pid may name another process; CheckProcess must not answer
+// for that one. The reuse is simulated by pointing p.Pid at this process.
+func TestWindowsCheckProcessAfterWaitOrRelease(t *testing.T) {
+	cmd, stdin := startChild(t, 0)
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Pid = os.Getpid()
+	if err := CheckProcess(cmd.Process); !errors.Is(err, ErrInvalidPID) {
+		t.Errorf("CheckProcess(waited child whose PID another process has) = %v; want ErrInvalidPID", err)
+	}
+
+	cmd, _ = startChild(t, 0)
+	p := cmd.Process
+	if err := CheckProcess(p); err != nil {
+		t.Fatalf("CheckProcess(running child) = %v", err)
+	}
+	if err := p.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckProcess(p); !errors.Is(err, ErrInvalidPID) {
+		t.Errorf("CheckProcess(released process) = %v; want ErrInvalidPID", err)
+	}
+}

@@ -9,17 +9,18 @@ import (
 
 var errProcFormat = errors.New("unexpected /proc format")
 
-// parseStat returns the state (field 3) and start time (field 22, clock
-// ticks since boot) from the contents of /proc/<pid>/stat. The command name
-// in field 2 may hold spaces, parentheses and newlines, so the fields are
-// counted from the last ')'.
-func parseStat(b []byte) (state byte, start uint64, err error) {
+// parseStat returns the state (field 3), the number of threads (field 20)
+// and the start time (field 22, clock ticks since boot) from the contents
+// of /proc/<pid>/stat. The command name in field 2 may hold spaces,
+// parentheses and newlines, so the fields are counted from the last ')'.
+func parseStat(b []byte) (state byte, threads int, start uint64, err error) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 || bytes.IndexByte(b, '(') < 0 {
-		return 0, 0, fmt.Errorf("%w: no command name in stat", errProcFormat)
+		return 0, 0, 0, fmt.Errorf("%w: no command name in stat", errProcFormat)
 	}
-	// Field 3 is the state; field 22, the 20th after the name, the start.
-	var stateField, startField []byte
+	// Field 3 is the state, the first after the name; field 20, the 18th,
+	// the threads; field 22, the 20th, the start.
+	var stateField, threadsField, startField []byte
 	n := 0
 	for rest := b[i+1:]; n < 20; n++ {
 		rest = bytes.TrimLeft(rest, " \n")
@@ -33,19 +34,25 @@ func parseStat(b []byte) (state byte, start uint64, err error) {
 		switch n {
 		case 0:
 			stateField = rest[:end]
+		case 17:
+			threadsField = rest[:end]
 		case 19:
 			startField = rest[:end]
 		}
 		rest = rest[end:]
 	}
 	if n < 20 || len(stateField) != 1 {
-		return 0, 0, fmt.Errorf("%w: %d fields after the command name in stat", errProcFormat, n)
+		return 0, 0, 0, fmt.Errorf("%w: %d fields after the command name in stat", errProcFormat, n)
+	}
+	threads, err = strconv.Atoi(string(threadsField))
+	if err != nil || threads < 0 {
+		return 0, 0, 0, fmt.Errorf("%w: thread count %q", errProcFormat, threadsField)
 	}
 	start, err = strconv.ParseUint(string(startField), 10, 64)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%w: start time %q", errProcFormat, startField)
+		return 0, 0, 0, fmt.Errorf("%w: start time %q", errProcFormat, startField)
 	}
-	return stateField[0], start, nil
+	return stateField[0], threads, start, nil
 }
 
 // parseStatus returns the state letter and the thread group ID from the
@@ -76,12 +83,17 @@ func parseStatus(b []byte) (state byte, tgid int, err error) {
 	return 0, 0, fmt.Errorf("%w: no State and Tgid in status", errProcFormat)
 }
 
-// stateOf maps a /proc state letter to a State. X (dead) is a process being
-// released; Z is a zombie; every other letter (running, sleeping, stopped,
-// traced, idle, disk wait, parked) is a live process.
-func stateOf(letter byte) State {
+// stateOf maps a /proc state letter and thread count to a State. X (dead)
+// is a process being released; Z is a zombie, unless other threads still
+// run (the letter is the main thread's, which may exit before the rest);
+// every other letter (running, sleeping, stopped, traced, idle, disk wait,
+// parked) is a live process.
+func stateOf(letter byte, threads int) State {
 	switch letter {
 	case 'Z':
+		if threads > 1 {
+			return Running
+		}
 		return Zombie
 	case 'X', 'x':
 		return NotFound

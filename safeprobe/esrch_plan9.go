@@ -1,0 +1,4 @@
+package safeprobe
+
+// errNoSuchProcess is nil: Plan 9 has no ESRCH to match.
+var errNoSuchProcess error
