@@ -22,7 +22,7 @@ func guardedOS(info *types.Info, cur inspector.Cursor, s goos.Set) goos.Set {
 		parent := c.Parent()
 		switch p := parent.Node().(type) {
 		case *ast.IfStmt:
-			t, f := goosCond(info, p.Cond)
+			t, f := goosCond(info, cur, p.Cond)
 			switch c.ParentEdgeKind() {
 			case edge.IfStmt_Body:
 				s &= t
@@ -34,7 +34,7 @@ func guardedOS(info *types.Info, cur inspector.Cursor, s goos.Set) goos.Set {
 		case *ast.BlockStmt:
 			for prev, ok := c.PrevSibling(); ok; prev, ok = prev.PrevSibling() {
 				if ifs, ok := prev.Node().(*ast.IfStmt); ok && ifs.Else == nil && terminates(info, ifs.Body) {
-					_, f := goosCond(info, ifs.Cond)
+					_, f := goosCond(info, cur, ifs.Cond)
 					s &= f
 				}
 			}
@@ -55,7 +55,7 @@ func caseOS(info *types.Info, clause inspector.Cursor, cc *ast.CaseClause) goos.
 		}
 		var s goos.Set
 		for _, e := range cc.List {
-			t, _ := goosCond(info, e)
+			t, _ := goosCond(info, clause, e)
 			s |= t
 		}
 		return s
@@ -82,24 +82,32 @@ func caseOS(info *types.Info, clause inspector.Cursor, cc *ast.CaseClause) goos.
 	return s
 }
 
-// goosCond returns the OS sets on which cond can be true and can be false.
-// A condition that does not test runtime.GOOS can be either anywhere.
-func goosCond(info *types.Info, cond ast.Expr) (onTrue, onFalse goos.Set) {
+// goosCond returns the OS sets on which cond, in the function around cur,
+// can be true and can be false. A condition that does not test runtime.GOOS
+// can be either anywhere.
+func goosCond(info *types.Info, cur inspector.Cursor, cond ast.Expr) (onTrue, onFalse goos.Set) {
 	switch e := ast.Unparen(cond).(type) {
+	case *ast.Ident:
+		// isWindows := runtime.GOOS == "windows"; if isWindows { … }
+		// Only a definition that tests GOOS directly: a variable's one
+		// assignment may mention itself (b = !b for a parameter b).
+		if def := localDefinition(info, cur, e); def != nil && !mentionsVar(info, def) {
+			return goosCond(info, cur, def)
+		}
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
-			t, f := goosCond(info, e.X)
+			t, f := goosCond(info, cur, e.X)
 			return f, t
 		}
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.LAND:
-			xt, xf := goosCond(info, e.X)
-			yt, yf := goosCond(info, e.Y)
+			xt, xf := goosCond(info, cur, e.X)
+			yt, yf := goosCond(info, cur, e.Y)
 			return xt & yt, xf | yf
 		case token.LOR:
-			xt, xf := goosCond(info, e.X)
-			yt, yf := goosCond(info, e.Y)
+			xt, xf := goosCond(info, cur, e.X)
+			yt, yf := goosCond(info, cur, e.Y)
 			return xt | yt, xf & yf
 		case token.EQL, token.NEQ:
 			x, y := e.X, e.Y
@@ -118,6 +126,20 @@ func goosCond(info *types.Info, cond ast.Expr) (onTrue, onFalse goos.Set) {
 		}
 	}
 	return goos.All, goos.All
+}
+
+// mentionsVar reports whether e reads any variable.
+func mentionsVar(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if _, isVar := info.Uses[id].(*types.Var); isVar {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // terminates reports whether a block always leaves the enclosing block:

@@ -3,7 +3,9 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
@@ -152,7 +154,7 @@ func (s *site) rawProbe(rule, what string) *finding {
 // safeprobeCall returns "safeprobe.name(arg)" when arg has type int (what
 // safeprobe takes) and the file can name safeprobe here; else "".
 func (s *site) safeprobeCall(name string, arg ast.Expr) string {
-	if name != "CheckProcess" && !isIntType(s.info(), arg) {
+	if name != "CheckProcess" && (!isIntType(s.info(), arg) || notAProcess(s.info(), arg)) {
 		return ""
 	}
 	sp := s.r.safeprobeName(s.fs, s.call.Pos())
@@ -162,16 +164,54 @@ func (s *site) safeprobeCall(name string, arg ast.Expr) string {
 	return fmt.Sprintf("%s.%s(%s)", sp, name, s.r.source(s.fs, arg))
 }
 
+// notAProcess reports whether the PID expression e names a process group
+// (kill(-pgid, 0)) or is a constant no process has: safeprobe answers only
+// for a process, so a fix would change what the code asks.
+func notAProcess(info *types.Info, e ast.Expr) bool {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.SUB {
+		return true
+	}
+	v, ok := intConst(info, e)
+	return ok && v <= 0
+}
+
 // replaceCall is the fix that replaces the probe call with text.
 func (s *site) replaceCall(text string) *fixPlan {
 	return s.replace(s.call, text, s.call)
 }
 
 func (s *site) replace(n ast.Node, text string, removed ast.Node) *fixPlan {
-	if text == "" {
+	if text == "" || usesDotImport(s.info(), s.fs.file, removed) {
 		return nil
 	}
 	return &fixPlan{pos: n.Pos(), end: n.End(), newText: text, removed: removed}
+}
+
+// usesDotImport reports whether n names something of a package the file
+// imports with "import .": a fix that removes the last such use would
+// leave the import unused, and the file would not compile.
+func usesDotImport(info *types.Info, file *ast.File, n ast.Node) bool {
+	var dot []*types.Package
+	for _, spec := range file.Imports {
+		if spec.Name != nil && spec.Name.Name == "." {
+			if pn := info.PkgNameOf(spec); pn != nil {
+				dot = append(dot, pn.Imported())
+			}
+		}
+	}
+	if len(dot) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := info.Uses[id]; obj != nil && slices.Contains(dot, obj.Pkg()) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // findProcess handles os.FindProcess whose error or result is the verdict

@@ -20,19 +20,26 @@ func (s *site) procStat() {
 		return
 	}
 	path, inline, ok := s.procPIDPath(s.call.Args[0])
-	if !ok {
-		return
+	if !ok || isSelfPID(s.info(), path) {
+		return // /proc/<own PID> tells whether /proc is mounted
 	}
 	errIndex := 1 // os.Stat and friends return (value, error)
 	if s.fn.Pkg().Path() != "os" {
 		errIndex = 0 // the syscalls return only an error
 	}
-	if errIndex == 1 && (s.fn.Name() == "Open" || s.fn.Name() == "ReadDir") {
-		// Opening or listing /proc/<pid> to read it is not a probe.
+	// Reading what /proc/<pid> holds (its file info, its entries) is not
+	// a probe, even when the error is passed on.
+	if errIndex == 1 {
 		assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
-		if !ok || len(assign.Lhs) != 2 || processUse(s.info(), s.cur, assign.Lhs[0]) == processProbed {
+		inAssign := ok && len(assign.Lhs) == 2
+		if inAssign && processUse(s.info(), s.cur, assign.Lhs[0]) == processProbed {
 			return
 		}
+		if !inAssign && (s.fn.Name() == "Open" || s.fn.Name() == "ReadDir") {
+			return
+		}
+	} else if len(s.call.Args) == 2 && readsFilled(s.info(), s.cur, s.call.Args[1]) {
+		return // Stat(path, &st) and then st read
 	}
 	u := useOf(s.info(), s.cur, errIndex)
 	if u.kind != useVerdict && u.kind != useReturned && u.kind != useText {
@@ -46,6 +53,42 @@ func (s *site) procStat() {
 	}
 	f.fix = s.procStatFix(path, inline, u, errIndex)
 	s.r.add(s.fs, f)
+}
+
+// isSelfPID reports whether pid is os.Getpid() (or the syscall's).
+func isSelfPID(info *types.Info, pid ast.Expr) bool {
+	call, ok := ast.Unparen(pid).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := callee(info, call)
+	return isPkgFunc(fn, "os", "Getpid") || isPkgFunc(fn, syscallPath, "Getpid") || isPkgFunc(fn, unixPath, "Getpid")
+}
+
+// readsFilled reports whether arg is &v for a variable v that the function
+// around cur reads outside the call at cur.
+func readsFilled(info *types.Info, cur inspector.Cursor, arg ast.Expr) bool {
+	addr, ok := ast.Unparen(arg).(*ast.UnaryExpr)
+	if !ok || addr.Op != token.AND {
+		return false
+	}
+	id, ok := ast.Unparen(addr.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := info.ObjectOf(id)
+	body := enclosingFunc(cur)
+	if v == nil || !body.Valid() {
+		return false
+	}
+	call := cur.Node()
+	for c := range body.Preorder((*ast.Ident)(nil)) {
+		n := c.Node()
+		if info.Uses[n.(*ast.Ident)] == v && (n.Pos() < call.Pos() || n.Pos() >= call.End()) {
+			return true
+		}
+	}
+	return false
 }
 
 // procStatFix turns "_, err := os.Stat(path)" (or "err := unix.Access(path,

@@ -34,7 +34,9 @@ a thread ID reads as alive too. The rule reports syscall.Kill, unix.Kill and
 syscall.Syscall(SYS_KILL, …) with a constant signal 0 whose error decides
 liveness without telling EPERM from ESRCH, compares err.Error() text, or
 inverts the test. Code that handles EPERM (errors.Is(err, syscall.EPERM),
-os.IsPermission) or counts only ESRCH as dead is not reported.`,
+os.IsPermission, or a func(error) bool of its own such as isPerm(err)) or
+counts only ESRCH as dead is not reported. A process group (kill(-pgid, 0))
+is reported without a fix: safeprobe answers for one process.`,
 		Bad: `func running(pid int) bool {
 	return syscall.Kill(pid, 0) == nil
 }`,
@@ -49,8 +51,10 @@ os.IsPermission) or counts only ESRCH as dead is not reported.`,
 		Text: `(*os.Process).Signal(syscall.Signal(0)) has kill(pid, 0)'s problems on
 Unix (EPERM reads as dead, zombies as alive). On Windows it always fails with
 "not supported by windows", so every process reads as dead: the rule reports
-it in every file that builds for windows, however the error is handled.
-Receivers other than *os.Process are not this rule.`,
+it in every file that builds for windows, however the error is handled,
+unless a runtime.GOOS test (in place, or through a local variable such as
+isWindows := runtime.GOOS == "windows") keeps it off Windows. Receivers
+other than *os.Process are not this rule.`,
 		Bad: `p, _ := os.FindProcess(pid)
 if err := p.Signal(syscall.Signal(0)); err != nil {
 	return false // dead?
@@ -88,7 +92,9 @@ mount it by default: there every process reads as dead. On Linux
 users' processes. The rule reports os.Stat, os.Lstat, os.Open, os.ReadDir and
 Stat/Lstat/Access syscalls of a path built from a PID ("/proc/"+pid,
 fmt.Sprintf("/proc/%d", pid), filepath.Join("/proc", …)) whose error is the
-verdict. Reading files under /proc/<pid>/ for information is not reported.`,
+verdict. Reading /proc/<pid> for information is not reported: files under
+it, the FileInfo os.Stat returns or the Stat_t a syscall fills when the code
+reads them, and /proc/<own PID>, which tells whether /proc is mounted.`,
 		Bad: `_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
 return err == nil`,
 		Good: `return safeprobe.Alive(pid)`,
@@ -101,7 +107,9 @@ return err == nil`,
 "tasklist /FI "PID eq N"" costs a process per probe and inherits its flaws:
 kill -0 has kill(2)'s EPERM problem, ps and pgrep list zombies, and none of
 them exist on every OS (tasklist only on Windows, the others not there).
-The rule reports such a command when it is run, also through "sh -c".`,
+The rule reports such a command when it is run, also through "sh -c"; pgrep
+and lsof only when their exit status is the verdict, and not pgrep -P, which
+lists children.`,
 		Bad: `err := exec.Command("kill", "-0", strconv.Itoa(pid)).Run()
 return err == nil`,
 		Good: `return safeprobe.Alive(pid)`,

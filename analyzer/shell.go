@@ -23,7 +23,7 @@ type shellProbe struct {
 var (
 	killZero = shellProbe{what: "kill -0", flaw: "has kill(2)'s flaws: EPERM reads as dead, a zombie as alive", only: goos.Unix}
 	psPID    = shellProbe{what: "ps -p", flaw: "lists zombies as processes", only: goos.Unix}
-	pgrep    = shellProbe{what: "pgrep", flaw: "matches names, not a process, and lists zombies", only: goos.Unix}
+	pgrep    = shellProbe{what: "pgrep", flaw: "matches names, not a process, and lists zombies", only: goos.Unix, exitish: true}
 	pkill    = shellProbe{what: "pkill -0", flaw: "has kill(2)'s flaws and matches names", only: goos.Unix}
 	lsofPID  = shellProbe{what: "lsof -p", flaw: "answers through its exit status, which also fails for other reasons", only: goos.Unix, exitish: true}
 	tasklist = shellProbe{what: `tasklist /FI "PID eq N"`, flaw: "exits 0 whether or not the PID exists", only: goos.Windows}
@@ -59,7 +59,9 @@ func classifyCommand(name string, args []string) (shellProbe, bool) {
 			return psPID, true
 		}
 	case "pgrep":
-		return pgrep, true
+		if !has("-P", "--parent") { // listing children is not a probe
+			return pgrep, true
+		}
 	case "pkill":
 		if has("-0") {
 			return pkill, true

@@ -184,6 +184,10 @@ func classifyUse(info *types.Info, c inspector.Cursor, u *errUse) {
 		case isPkgFunc(fn, "os", "IsNotExist", "IsExist"):
 			u.add(useVerdict)
 			u.notExist = true
+		case isErrorPredicate(fn):
+			// The code's own test (isPerm(err)) may tell EPERM apart;
+			// what it does is not seen from here, so it is trusted.
+			u.add(useAware)
 		}
 	case *ast.SelectorExpr:
 		if p.Sel.Name == "Error" && comparesText(info, parent) {
@@ -196,6 +200,18 @@ func classifyUse(info *types.Info, c inspector.Cursor, u *errUse) {
 	case *ast.IfStmt, *ast.UnaryExpr:
 		u.add(useVerdict) // a bool result used as the verdict
 	}
+}
+
+// isErrorPredicate reports whether fn is a func(error) bool other than
+// package os's, whose meanings are known (IsPermission, IsNotExist, …).
+func isErrorPredicate(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() == "os" {
+		return false
+	}
+	sig := fn.Signature()
+	return sig.Params().Len() == 1 && sig.Results().Len() == 1 &&
+		types.Identical(sig.Params().At(0).Type(), types.Universe.Lookup("error").Type()) &&
+		types.Identical(sig.Results().At(0).Type().Underlying(), types.Typ[types.Bool])
 }
 
 // classifySwitch handles "switch err { case nil: … case syscall.EPERM: … }".
