@@ -21,7 +21,10 @@
 //     pidfds are missing, kill(pid, 0), where EPERM means the process
 //     exists, and State and Tgid from /proc/<pid>/status. Identity: field 22
 //     of /proc/<pid>/stat (start time in clock ticks since boot) and
-//     /proc/sys/kernel/random/boot_id.
+//     /proc/sys/kernel/random/boot_id. The state letter there is the main
+//     thread's: Z with other threads still running is a live process. A
+//     /proc mounted from another PID namespace (a container without its
+//     own) names other processes, so identities are then ErrUnsupported.
 //   - macOS: kill(pid, 0) for existence, sysctl kern.proc.pid for the zombie
 //     state (SZOMB) and start time, kern.boottime for the boot.
 //   - FreeBSD: as macOS, decoding kinfo_proc's ki_stat and ki_start.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strconv"
 	"sync"
 
@@ -36,7 +37,7 @@ func probe(pid int) (State, error) {
 // probeProcfs is kill(pid, 0) for existence, where EPERM means the process
 // exists, and /proc/<pid>/status for the zombie state and the thread check.
 func probeProcfs(pid int) (State, error) {
-	if s, err := killState(pid, sys.kill(pid, 0)); s != Running {
+	if s, err := killState(pid, sys.kill(pid, 0)); s != Running || !procIsOurs() {
 		return s, err
 	}
 	state, tgid, err := readStatus(pid)
@@ -83,6 +84,9 @@ func lookup(pid int) (Identity, error) {
 // pidfd_open first tells a thread (EINVAL) from a process, as /proc/<tid>
 // resolves too.
 func lookupState(pid int) (Identity, State, error) {
+	if !procIsOurs() {
+		return Identity{}, Unknown, fmt.Errorf("safeprobe: identity of process %d: %w", pid, errForeignProc)
+	}
 	boot, err := bootID()
 	if err != nil {
 		return Identity{}, Unknown, err
@@ -141,6 +145,21 @@ func trimSpace(b []byte) []byte {
 	}
 	return b
 }
+
+// errForeignProc is the error for a /proc mounted from another PID
+// namespace, where /proc/<pid> is not the process the PID names here.
+var errForeignProc = fmt.Errorf("/proc is from another PID namespace: %w", ErrUnsupported)
+
+// procIsOurs reports whether /proc shows this process's PID namespace. A
+// container started without a /proc of its own sees its parent's, where
+// /proc/self is this process under another PID, or dangles.
+var procIsOurs = sync.OnceValue(func() bool {
+	if _, err := os.Lstat("/proc/self"); err != nil {
+		return true // no /proc at all: whatever reads it finds nothing
+	}
+	self, err := os.Readlink("/proc/self")
+	return err == nil && self == strconv.Itoa(os.Getpid())
+})
 
 func procPath(pid int, file string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/" + file

@@ -25,6 +25,12 @@ func init() {
 		s, err := Probe(pid)
 		fmt.Printf("%v|%v|%v\n", s, err, syscall.Kill(pid, 0))
 	}
+	// Print what safeprobe says of this process and of PID 1, which in a
+	// new PID namespace is this process.
+	childModes["identity"] = func() {
+		_, selfErr := Self()
+		fmt.Printf("pid=%d self=%v alive=%v\n", os.Getpid(), selfErr, Alive(os.Getpid()))
+	}
 	// End the main thread alone (exit(2), not exit_group) and run on in
 	// another thread until stdin closes: /proc then shows the process as
 	// a zombie, the main thread's state.
@@ -208,6 +214,34 @@ func TestZombieIsNotRunning(t *testing.T) {
 	// A zombie keeps its identity until reaped.
 	if _, err := Lookup(pid); err != nil {
 		t.Errorf("Lookup(zombie) = %v", err)
+	}
+}
+
+// TestForeignProcNamesNoIdentity: in a PID namespace of its own whose
+// /proc is still the parent's (unshare --pid --fork without
+// --mount-proc), /proc/<pid> is another process than the PID names, so
+// Self and Lookup must refuse rather than name it; probing still works.
+func TestForeignProcNamesNoIdentity(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root for a PID namespace")
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare")
+	}
+	cmd := childCommand(t, "identity")
+	cmd.Args = append([]string{unshare, "--pid", "--fork"}, cmd.Path)
+	cmd.Path = unshare
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("unshare --pid --fork: %v", err)
+	}
+	got := strings.TrimSpace(string(out))
+	if !strings.HasPrefix(got, "pid=1 ") {
+		t.Fatalf("child says %q; want it to be PID 1 of its namespace", got)
+	}
+	if !strings.Contains(got, "another PID namespace") || !strings.HasSuffix(got, "alive=true") {
+		t.Errorf("child says %q; want Self to refuse (/proc from another PID namespace) and Alive(self) true", got)
 	}
 }
 
