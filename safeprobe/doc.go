@@ -26,8 +26,9 @@
 //     /proc mounted from another PID namespace (a container without its
 //     own) names other processes, so identities are then ErrUnsupported.
 //   - macOS: kill(pid, 0) for existence, sysctl kern.proc.pid for the zombie
-//     state (SZOMB) and start time, kern.boottime for the boot.
-//   - FreeBSD: as macOS, decoding kinfo_proc's ki_stat and ki_start.
+//     state (SZOMB) and start time, kern.bootsessionuuid for the boot.
+//   - FreeBSD: as macOS, decoding kinfo_proc's ki_stat and ki_start, less
+//     kern.boottime: the start counted from boot, as there is no boot ID.
 //   - Windows: OpenProcess(SYNCHRONIZE|PROCESS_QUERY_LIMITED_INFORMATION) and
 //     WaitForSingleObject(h, 0); ERROR_INVALID_PARAMETER means no such
 //     process, ERROR_ACCESS_DENIED that it exists; GetProcessId(h) must equal

@@ -12,13 +12,16 @@ import (
 type Identity struct {
 	PID int `json:"pid"`
 	// StartTime is when the process started, in the OS's own unit: clock
-	// ticks since boot on Linux, microseconds since the Unix epoch on macOS
-	// and FreeBSD, 100 ns intervals since 1601 (FILETIME) on Windows. It is
-	// only ever compared for equality.
+	// ticks since boot on Linux, microseconds since the Unix epoch on
+	// macOS, microseconds since boot on FreeBSD, 100 ns intervals since
+	// 1601 (FILETIME) on Windows. None of them moves when the clock is set.
+	// It is only ever compared for equality.
 	StartTime uint64 `json:"start"`
 	// BootID names the boot the process started in: the kernel's boot_id on
-	// Linux, the boot time on macOS and FreeBSD. Empty on Windows, where the
-	// creation time is absolute and so already differs across boots.
+	// Linux, kern.bootsessionuuid on macOS. Empty on Windows, where the
+	// creation time is absolute and so already differs across boots, and
+	// on FreeBSD, which has no boot ID (kern.boottime moves when the clock
+	// is set).
 	BootID string `json:"boot,omitempty"`
 }
 

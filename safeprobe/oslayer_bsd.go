@@ -4,10 +4,7 @@ package safeprobe
 
 import (
 	"errors"
-	"fmt"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // bsdOS is every system call the macOS and FreeBSD probe makes. Tests
@@ -15,13 +12,15 @@ import (
 type bsdOS struct {
 	kill     func(pid int, sig syscall.Signal) error
 	procInfo func(pid int) (kinfo, error)
-	bootTime func() (string, error)
+	// identity is what names a process for ever: its start time and
+	// boot ID (see identity_darwin.go and identity_freebsd.go).
+	identity func(info kinfo) (start uint64, boot string, err error)
 }
 
 // kinfo is what safeprobe reads from the kernel's kinfo_proc.
 type kinfo struct {
 	zombie bool
-	start  uint64 // microseconds since the Unix epoch
+	start  uint64 // microseconds since the Unix epoch, as the kernel says
 }
 
 // errNoProcess is procInfo's error for a PID no process has.
@@ -30,17 +29,7 @@ var errNoProcess = errors.New("no such process")
 var sys = bsdOS{
 	kill:     syscall.Kill,
 	procInfo: readKinfo,
-	bootTime: kernBootTime,
-}
-
-// kernBootTime names the boot by its time, as macOS and FreeBSD have no boot
-// id.
-func kernBootTime() (string, error) {
-	tv, err := unix.SysctlTimeval("kern.boottime")
-	if err != nil {
-		return "", fmt.Errorf("safeprobe: sysctl kern.boottime: %w", err)
-	}
-	return fmt.Sprintf("%d.%06d", int64(tv.Sec), int64(tv.Usec)), nil
+	identity: kernIdentity,
 }
 
 func timevalMicros(sec, usec int64) uint64 {

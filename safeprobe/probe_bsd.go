@@ -27,10 +27,6 @@ func probe(pid int) (State, error) {
 }
 
 func lookup(pid int) (Identity, error) {
-	boot, err := sys.bootTime()
-	if err != nil {
-		return Identity{}, err
-	}
 	info, err := sys.procInfo(pid)
 	switch {
 	case errors.Is(err, errNoProcess):
@@ -38,5 +34,9 @@ func lookup(pid int) (Identity, error) {
 	case err != nil:
 		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
 	}
-	return Identity{PID: pid, StartTime: info.start, BootID: boot}, nil
+	start, boot, err := sys.identity(info)
+	if err != nil {
+		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
+	}
+	return Identity{PID: pid, StartTime: start, BootID: boot}, nil
 }
