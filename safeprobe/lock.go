@@ -436,8 +436,11 @@ func waitEnded(path string, ctxErr, locked error) error {
 // Release removes the lock file if the path still names the locked file,
 // then drops the lock and closes the file. The file is removed while the
 // lock is held, so no one else can be holding it, and a file at the path
-// that is not the locked one (someone replaced it) is left alone. Calling
-// Release again does nothing and returns an error wrapping ErrNotHeld.
+// that is not the locked one (someone replaced it) is left alone. The check
+// and the removal are two system calls: a file renamed onto the path
+// between them, by a process outside this protocol (which never renames
+// onto a lock path), would be removed. Calling Release again does nothing
+// and returns an error wrapping ErrNotHeld.
 func (l *Lock) Release() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
