@@ -539,7 +539,9 @@ func TestInspectTornRead(t *testing.T) {
 	full := formatRecord(rec)
 	go func() {
 		time.Sleep(3 * time.Millisecond)
-		f.WriteAt(full[:5], 0) // part of the record, no final newline
+		// Half the record: past the PID line (which alone would be a
+		// complete plain PID file), into the JSON, no final newline.
+		f.WriteAt(full[:len(full)/2], 0)
 		time.Sleep(3 * time.Millisecond)
 		f.WriteAt(full, 0)
 	}()
