@@ -1,7 +1,6 @@
 package safeprobe
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -248,27 +247,11 @@ func TestForeignProcNamesNoIdentity(t *testing.T) {
 // TestMainThreadExitedIsRunning: a process whose main thread has exited
 // while others run shows the main thread's Z in /proc, and is running.
 func TestMainThreadExitedIsRunning(t *testing.T) {
-	cmd := childCommand(t, "leader-exit")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+	child := startLockChild(t, "leader-exit")
+	if line := <-child.lines; line != "ready" {
 		t.Skipf("child: %q", line)
 	}
-	pid := cmd.Process.Pid
+	pid := child.cmd.Process.Pid
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		st, _, err := readStatus(pid)
 		if err == nil && st == 'Z' {
