@@ -83,15 +83,34 @@ func corrupt(reason string, err error) (Record, error) {
 	return Record{}, &RecordError{Reason: reason, Err: err}
 }
 
+// processJSON names a process, in an owner record and a takeover marker.
+type processJSON struct {
+	V     int     `json:"v"`
+	PID   int     `json:"pid"`
+	Start *uint64 `json:"start,omitempty"`
+	Boot  string  `json:"boot,omitempty"`
+	Host  string  `json:"host,omitempty"`
+	Prog  string  `json:"prog,omitempty"`
+}
+
+// setIdentity records id's start time and boot.
+func (p *processJSON) setIdentity(id Identity) {
+	start := id.StartTime
+	p.Start, p.Boot = &start, id.BootID
+}
+
+// identity returns the process named, and whether with its start time.
+func (p *processJSON) identity() (Identity, bool) {
+	if p.Start == nil {
+		return Identity{PID: p.PID}, false
+	}
+	return Identity{PID: p.PID, StartTime: *p.Start, BootID: p.Boot}, true
+}
+
 // recordJSON is the JSON line of an owner record.
 type recordJSON struct {
-	V        int     `json:"v"`
-	PID      int     `json:"pid"`
-	Start    *uint64 `json:"start,omitempty"`
-	Boot     string  `json:"boot,omitempty"`
-	Host     string  `json:"host,omitempty"`
-	Prog     string  `json:"prog,omitempty"`
-	Acquired string  `json:"acquired,omitempty"`
+	processJSON
+	Acquired string `json:"acquired,omitempty"`
 }
 
 // formatRecord encodes r: the PID line, then for Version >= 1 the JSON line.
@@ -101,11 +120,9 @@ func formatRecord(r Record) []byte {
 	if r.Version < 1 {
 		return b
 	}
-	j := recordJSON{V: r.Version, PID: r.PID, Host: r.Host, Prog: r.Program}
+	j := recordJSON{processJSON: processJSON{V: r.Version, PID: r.PID, Host: r.Host, Prog: r.Program}}
 	if r.HasIdentity {
-		start := r.Identity.StartTime
-		j.Start = &start
-		j.Boot = r.Identity.BootID
+		j.setIdentity(r.Identity)
 	}
 	if !r.Acquired.IsZero() {
 		j.Acquired = r.Acquired.Format(time.RFC3339Nano)
@@ -160,9 +177,8 @@ func parseRecord(b []byte) (Record, error) {
 		return corrupt("JSON line: boot without start", nil)
 	}
 	r := Record{PID: pid, Version: j.V, Host: j.Host, Program: j.Prog}
-	if j.Start != nil {
-		r.HasIdentity = true
-		r.Identity = Identity{PID: pid, StartTime: *j.Start, BootID: j.Boot}
+	if id, ok := j.identity(); ok {
+		r.Identity, r.HasIdentity = id, true
 	}
 	if j.Acquired != "" {
 		r.Acquired, err = time.Parse(time.RFC3339Nano, j.Acquired)

@@ -12,15 +12,11 @@ import (
 // takeoverSuffix is appended to a lock path to name its takeover marker.
 const takeoverSuffix = ".takeover"
 
+// takeoverJSON is a takeover marker: the requester and the request's times.
 type takeoverJSON struct {
-	V         int     `json:"v"`
-	PID       int     `json:"pid"`
-	Start     *uint64 `json:"start,omitempty"`
-	Boot      string  `json:"boot,omitempty"`
-	Host      string  `json:"host,omitempty"`
-	Prog      string  `json:"prog,omitempty"`
-	Requested string  `json:"requested"`
-	Expires   string  `json:"expires"`
+	processJSON
+	Requested string `json:"requested"`
+	Expires   string `json:"expires"`
 }
 
 // takeoverRequest is a parsed takeover marker.
@@ -57,15 +53,13 @@ func RequestTakeover(path string, ttl time.Duration) error {
 	}
 	now := time.Now().UTC()
 	m := takeoverJSON{
-		V:         1,
-		PID:       os.Getpid(),
-		Prog:      programName(),
-		Requested: now.Format(time.RFC3339Nano),
-		Expires:   now.Add(ttl).Format(time.RFC3339Nano),
+		processJSON: processJSON{V: 1, PID: os.Getpid(), Prog: programName()},
+		Requested:   now.Format(time.RFC3339Nano),
+		Expires:     now.Add(ttl).Format(time.RFC3339Nano),
 	}
 	m.Host, _ = os.Hostname()
 	if id, err := Self(); err == nil {
-		m.Start, m.Boot = &id.StartTime, id.BootID
+		m.setIdentity(id)
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -189,10 +183,6 @@ func parseTakeover(b []byte) (takeoverRequest, error) {
 	if err != nil {
 		return takeoverRequest{}, fmt.Errorf("takeover marker: expires: %w", err)
 	}
-	req := takeoverRequest{requester: Identity{PID: m.PID}, expires: expires}
-	if m.Start != nil {
-		req.requester.StartTime, req.requester.BootID = *m.Start, m.Boot
-		req.hasIdentity = true
-	}
-	return req, nil
+	requester, hasIdentity := m.identity()
+	return takeoverRequest{requester: requester, hasIdentity: hasIdentity, expires: expires}, nil
 }
