@@ -199,14 +199,7 @@ func TestSARIFColumns(t *testing.T) {
 	end.Offset++
 	end.Column++
 	rep := &report{root: dir, findings: []finding{{pos: pos, end: end, rule: "PL001", message: "PL001: m"}}}
-	var buf bytes.Buffer
-	if err := writeSARIF(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
-	var doc sarifDoc
-	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
+	_, doc := encodeSARIF(t, rep)
 	reg := doc.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
 	// `var s = "é😀"; var ` is 19 UTF-16 units: é is 1, 😀 is 2.
 	if want := 20; reg.StartColumn != want || reg.EndColumn != want+1 {
@@ -217,13 +210,10 @@ func TestSARIFColumns(t *testing.T) {
 	}
 
 	rep.root = filepath.Join(dir, "elsewhere")
-	buf.Reset()
-	if err := writeSARIF(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
+	out, _ := encodeSARIF(t, rep)
 	want := fmt.Sprintf("%q", "file://"+filepath.ToSlash(name))
-	if !strings.Contains(buf.String(), `"uri": `+want) {
-		t.Errorf("file outside the root: no %s in\n%s", want, buf.String())
+	if !strings.Contains(string(out), `"uri": `+want) {
+		t.Errorf("file outside the root: no %s in\n%s", want, out)
 	}
 }
 
@@ -232,6 +222,17 @@ func TestSARIFColumns(t *testing.T) {
 func TestSARIFDirective(t *testing.T) {
 	pos := token.Position{Filename: "/src/p.go", Line: 4, Column: 2}
 	rep := &report{root: "/src", findings: []finding{{pos: pos, message: "this pidlint:ignore PL001 matched nothing"}}}
+	_, doc := encodeSARIF(t, rep)
+	res := doc.Runs[0].Results[0]
+	rules := doc.Runs[0].Tool.Driver.Rules
+	if res.RuleID != directiveRule.ID || rules[res.RuleIndex].ID != directiveRule.ID {
+		t.Errorf("ruleId %q, ruleIndex %d", res.RuleID, res.RuleIndex)
+	}
+}
+
+// encodeSARIF writes rep as SARIF and decodes it again.
+func encodeSARIF(t *testing.T, rep *report) ([]byte, sarifDoc) {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := writeSARIF(&buf, rep); err != nil {
 		t.Fatal(err)
@@ -240,9 +241,5 @@ func TestSARIFDirective(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	res := doc.Runs[0].Results[0]
-	rules := doc.Runs[0].Tool.Driver.Rules
-	if res.RuleID != directiveRule.ID || rules[res.RuleIndex].ID != directiveRule.ID {
-		t.Errorf("ruleId %q, ruleIndex %d", res.RuleID, res.RuleIndex)
-	}
+	return buf.Bytes(), doc
 }
