@@ -52,7 +52,7 @@ func New(cfg ...Config) *analysis.Analyzer {
 		Doc:       extractDoc(doc),
 		URL:       "https://pkg.go.dev/github.com/pidlint/pidlint/analyzer",
 		Requires:  []*analysis.Analyzer{inspect.Analyzer},
-		FactTypes: []analysis.Fact{new(wrapperFact), new(hasWrappersFact)},
+		FactTypes: []analysis.Fact{new(wrapperFact), new(hasWrappersFact), new(storedPIDFact), new(signalsPIDFact)},
 		Run:       c.run,
 	}
 	a.Flags.BoolVar(&c.strict, "strict", c.strict,
@@ -122,6 +122,8 @@ func (c *config) run(pass *analysis.Pass) (any, error) {
 		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
 			r.call(cur)
 		}
+		r.signalStale()
+		r.pidfileBlock()
 	}
 	r.checkIgnoredFiles()
 	r.report()
@@ -156,6 +158,7 @@ type runner struct {
 	files    map[*token.File]*fileState
 	order    []*fileState // files in the order first seen, for stable output
 	wrappers map[*types.Func]*wrapperFact
+	flow     *pidFlow // stored PIDs, for PL007 and PL008
 }
 
 // fileState is what the runner knows and has found in one file.

@@ -113,3 +113,7 @@ func TestDisable(t *testing.T) {
 		t.Error("-disable=PL009 accepted an unknown rule")
 	}
 }
+
+func TestSignalStale(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstale", "signalstale/pidfile", "signalstale/ctl")
+}

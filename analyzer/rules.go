@@ -128,6 +128,8 @@ returns kill(pid, 0)'s raw error is followed the same way.`,
 func running(pid int) bool { return signal(pid, 0) == nil }`,
 		Good: `func running(pid int) bool { return safeprobe.Alive(pid) }`,
 	},
+	signalStaleRule,
+	pidfileBlockRule,
 }
 
 // LookupRule returns the rule with the given ID or name.

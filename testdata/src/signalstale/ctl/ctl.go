@@ -1,0 +1,42 @@
+// Package ctl is a daemon's control CLI built on package pidfile.
+package ctl
+
+import (
+	"os"
+	"syscall"
+
+	"signalstale/pidfile"
+)
+
+func badStop(path string) error {
+	pid, err := pidfile.Read(path)
+	if err != nil {
+		return err
+	}
+	return pidfile.Terminate(pid) // want `PL007: Terminate sends a kill to a PID read from a file without checking`
+}
+
+func badInterrupt(path string) error {
+	pid, err := pidfile.Read(path)
+	if err != nil {
+		return err
+	}
+	return pidfile.Send(pid, os.Interrupt) // want `PL007: Send sends os.Interrupt to a PID read from a file without checking`
+}
+
+func badDirectKill(path string) error {
+	pid, err := pidfile.Read(path)
+	if err != nil {
+		return err
+	}
+	return syscall.Kill(pid, syscall.SIGQUIT) // want `PL007: syscall.Kill sends syscall.SIGQUIT to a PID read from a file without checking`
+}
+
+// A probe through the library is not a signal.
+func goodProbe(path string) bool {
+	pid, err := pidfile.Read(path)
+	return err == nil && pidfile.Send(pid, syscall.Signal(0)) == nil // want `PL006: Send \(a wrapper of Process.Signal\(0\)\) always fails on windows`
+}
+
+// A child's PID through the library's signal.
+func goodChild(p *os.Process) error { return pidfile.Terminate(p.Pid) }
