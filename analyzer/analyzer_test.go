@@ -173,3 +173,21 @@ func TestRuleOf(t *testing.T) {
 		t.Errorf("categories seen: %v; want raw-probe and rule IDs", seen)
 	}
 }
+
+// TestRuleFix checks each rule's Fix against the testdata: a rule that
+// says it fixes has findings with fixes there, one that does not has none.
+func TestRuleFix(t *testing.T) {
+	fixes := map[string]bool{}
+	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, append(fixedPackages, "shellprobe")...) {
+		for _, d := range res.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				fixes[d.Category] = true
+			}
+		}
+	}
+	for _, r := range analyzer.Rules {
+		if fixes[r.ID] != r.Fix {
+			t.Errorf("%s: Fix = %v, but the testdata has fixes: %v", r.ID, r.Fix, fixes[r.ID])
+		}
+	}
+}

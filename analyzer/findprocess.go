@@ -25,7 +25,7 @@ OS, unless the process it returns is then signalled, killed or waited for.`,
 	Good: `func exists(pid int) bool {
 	return safeprobe.Alive(pid)
 }`,
-	OS:    "every OS but windows",
+	OS:    "all but windows",
 	Fix:   true,
 	calls: []callCheck{{matches: isFindProcess, check: (*site).findProcess}},
 }

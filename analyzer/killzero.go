@@ -24,7 +24,7 @@ is reported without a fix: safeprobe answers for one process.`,
 	Good: `func running(pid int) bool {
 	return safeprobe.Alive(pid)
 }`,
-	OS:  "every Unix",
+	OS:  "Unix",
 	Fix: true,
 	calls: []callCheck{
 		{matches: isKill, check: (*site).kill},

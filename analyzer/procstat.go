@@ -29,7 +29,7 @@ reads them, and /proc/<own PID>, which tells whether /proc is mounted.`,
 	Bad: `_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
 return err == nil`,
 	Good:  `return safeprobe.Alive(pid)`,
-	OS:    "every OS (linux: zombies, threads, hidepid; elsewhere not mounted)",
+	OS:    "linux (zombies, threads) and the rest (no /proc)",
 	Fix:   true,
 	calls: []callCheck{{matches: isPathCall, check: (*site).procStat}},
 }

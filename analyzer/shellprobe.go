@@ -28,7 +28,7 @@ lists children.`,
 	Bad: `err := exec.Command("kill", "-0", strconv.Itoa(pid)).Run()
 return err == nil`,
 	Good:  `return safeprobe.Alive(pid)`,
-	OS:    "every OS",
+	OS:    "all",
 	calls: []callCheck{{matches: isCommand, check: (*site).shell}},
 }
 

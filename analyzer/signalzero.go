@@ -30,7 +30,7 @@ if err := p.Signal(syscall.Signal(0)); err != nil {
 if err := safeprobe.CheckProcess(p); err != nil {
 	return false // exited, a zombie, or never existed
 }`,
-	OS:          "windows (always), every Unix",
+	OS:          "windows (always), Unix",
 	Fix:         true,
 	calls:       []callCheck{{matches: isSignal, check: (*site).signal}},
 	ignoredFile: signalZeroSyntax,

@@ -24,7 +24,7 @@ returns kill(pid, 0)'s raw error is followed the same way.`,
 
 func running(pid int) bool { return signal(pid, 0) == nil }`,
 	Good:  `func running(pid int) bool { return safeprobe.Alive(pid) }`,
-	OS:    "every Unix; windows too for a Signal wrapper",
+	OS:    "Unix; windows for a Signal wrapper",
 	Fix:   true,
 	calls: []callCheck{{matches: isWrapper, check: (*site).wrapperCall}},
 }

@@ -86,3 +86,40 @@ var escape = strings.NewReplacer(
 	`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
 	`<`, `\<`, `>`, `\>`, `|`, `\|`, `#`, `\#`,
 ).Replace
+
+// The rule lists kept in other files are generated from analyzer.Rules
+// too; TestRuleLists fails when one differs and -update rewrites it.
+
+// readmeRuleTable is the rule table of README.md.
+func readmeRuleTable() string {
+	var b strings.Builder
+	b.WriteString("| ID | name | reports | wrong on | fix |\n|---|---|---|---|---|\n")
+	for _, r := range analyzer.Rules {
+		fix := "no"
+		if r.Fix {
+			fix = "yes"
+		}
+		fmt.Fprintf(&b, "| [%s](docs/rules.md#%s) | %s | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, r.Summary, r.OS, fix)
+	}
+	return b.String()
+}
+
+// docRuleList is the rule list of the analyzer's package doc (doc.go),
+// which is also the analyzer's Doc.
+func docRuleList() string {
+	width := 0
+	for _, r := range analyzer.Rules {
+		width = max(width, len(r.Name))
+	}
+	var b strings.Builder
+	for _, r := range analyzer.Rules {
+		fmt.Fprintf(&b, "//\t%s %-*s  %s\n", r.ID, width, r.Name, r.Title)
+	}
+	return b.String()
+}
+
+// ruleRange is "PL001..PL006", as .golangci.yml's description names the
+// rules.
+func ruleRange() string {
+	return analyzer.Rules[0].ID + ".." + analyzer.Rules[len(analyzer.Rules)-1].ID
+}
