@@ -2,8 +2,8 @@ package analyzer
 
 import (
 	_ "embed"
-	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"path"
@@ -32,12 +32,13 @@ var Analyzer = New()
 type Config struct {
 	Strict        bool     // also report raw probes that are correct where they stand
 	SafeprobePath string   // import path for suggested fixes
-	Disable       []string // rule IDs not to report
+	Disable       []string // rules not to report, by ID or name
 }
 
 // New returns a pidlint analyzer with its own flags, defaulting to cfg.
 // Drivers that configure the analyzer in code (the golangci-lint plugin)
-// call New instead of mutating Analyzer's flags.
+// call New instead of mutating Analyzer's flags. New panics if
+// cfg.Disable names an unknown rule: check user input with ParseRules.
 func New(cfg ...Config) *analysis.Analyzer {
 	c := &config{safeprobe: DefaultSafeprobePath}
 	if len(cfg) > 0 {
@@ -45,7 +46,9 @@ func New(cfg ...Config) *analysis.Analyzer {
 		if cfg[0].SafeprobePath != "" {
 			c.safeprobe = cfg[0].SafeprobePath
 		}
-		c.disable = ruleList(cfg[0].Disable)
+		if err := c.disable.Set(strings.Join(cfg[0].Disable, ",")); err != nil {
+			panic("analyzer.New: Config.Disable: " + err.Error())
+		}
 	}
 	a := &analysis.Analyzer{
 		Name:      "pidlint",
@@ -59,7 +62,7 @@ func New(cfg ...Config) *analysis.Analyzer {
 		"also report raw probes that are correct where they stand (category raw-probe): for code that routes every probe through safeprobe")
 	a.Flags.StringVar(&c.safeprobe, "safeprobe", c.safeprobe,
 		"import path of the safeprobe package that suggested fixes call")
-	a.Flags.Var(&c.disable, "disable", "comma-separated rule IDs not to report, e.g. PL004,PL005")
+	a.Flags.Var(&c.disable, "disable", "comma-separated rules not to report, by ID or name, e.g. PL004,shell-probe")
 	return a
 }
 
@@ -70,22 +73,16 @@ type config struct {
 	disable   ruleList
 }
 
-// ruleList is a flag.Value of comma-separated rule IDs.
+// ruleList is a flag.Value of comma-separated rule IDs or names; it holds
+// their IDs.
 type ruleList []string
 
 func (l *ruleList) String() string { return strings.Join(*l, ",") }
 
 func (l *ruleList) Set(s string) error {
-	var ids []string
-	for f := range strings.SplitSeq(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		r, ok := LookupRule(f)
-		if !ok {
-			return fmt.Errorf("unknown rule %q (rules: PL001..PL%03d)", f, len(Rules))
-		}
-		ids = append(ids, r.ID)
+	ids, err := ParseRules(s)
+	if err != nil {
+		return err
 	}
 	*l = ids
 	return nil
@@ -112,18 +109,22 @@ var probePackages = []string{"os", "os/exec", syscallPath, unixPath}
 
 func (c *config) run(pass *analysis.Pass) (any, error) {
 	r := &runner{
-		pass:  pass,
-		cfg:   c,
-		in:    pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
-		files: make(map[*token.File]*fileState),
+		pass:    pass,
+		cfg:     c,
+		in:      pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		files:   make(map[*token.File]*fileState),
+		ignored: make(map[string]*fileState),
 	}
 	if c.relevant(pass) {
 		r.wrappers = findWrappers(pass, r.in)
 		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
 			r.call(cur)
 		}
-		r.signalStale()
-		r.pidfileBlock()
+		for i := range Rules {
+			if check := Rules[i].pkg; check != nil {
+				check(r, Rules[i].ID)
+			}
+		}
 	}
 	r.checkIgnoredFiles()
 	r.report()
@@ -158,7 +159,8 @@ type runner struct {
 	files    map[*token.File]*fileState
 	order    []*fileState // files in the order first seen, for stable output
 	wrappers map[*types.Func]*wrapperFact
-	flow     *pidFlow // stored PIDs, for PL007 and PL008
+	ignored  map[string]*fileState // ignored files parsed, by name
+	flow     *pidFlow              // stored PIDs, for PL007 and PL008
 }
 
 // fileState is what the runner knows and has found in one file.
@@ -230,12 +232,16 @@ func (r *runner) inSafeprobe() bool {
 	return p == r.cfg.safeprobe || strings.HasPrefix(p, r.cfg.safeprobe+"/")
 }
 
-// call dispatches one call expression to the rule it may break.
+// call dispatches one call expression to the rule that checks its callee.
 func (r *runner) call(cur inspector.Cursor) {
 	call := cur.Node().(*ast.CallExpr)
 	info := r.pass.TypesInfo
 	fn := callee(info, call)
 	if fn == nil {
+		return
+	}
+	rule, check := r.checkOf(fn)
+	if check == nil {
 		return
 	}
 	fs := r.fileOf(call.Pos())
@@ -246,27 +252,55 @@ func (r *runner) call(cur inspector.Cursor) {
 	if os == 0 {
 		return // this code builds for no OS
 	}
-	site := &site{r: r, fs: fs, cur: cur, call: call, fn: fn, os: os}
-	switch {
-	case isPkgFunc(fn, syscallPath, "Kill") || isPkgFunc(fn, unixPath, "Kill"):
-		site.kill()
-	case isPkgFunc(fn, syscallPath, "Syscall", "RawSyscall", "Syscall6", "RawSyscall6") ||
-		isPkgFunc(fn, unixPath, "Syscall", "RawSyscall", "Syscall6", "RawSyscall6"):
-		site.syscallKill()
-	case isProcessMethod(fn, "Signal"):
-		site.signal()
-	case isPkgFunc(fn, "os", "FindProcess"):
-		site.findProcess()
-	case isPkgFunc(fn, "os", "Stat", "Lstat", "Open", "ReadDir") ||
-		isPkgFunc(fn, syscallPath, "Stat", "Lstat", "Access") || isPkgFunc(fn, unixPath, "Stat", "Lstat", "Access"):
-		site.procStat()
-	case isPkgFunc(fn, "os/exec", "Command", "CommandContext"):
-		site.shell()
-	default:
-		if w := r.wrapperOf(fn); w != nil {
-			site.wrapperCall(w)
+	check(&site{rule: rule, r: r, fs: fs, cur: cur, call: call, fn: fn, os: os})
+}
+
+// checkOf returns the first rule (in Rules' order) that checks calls of fn,
+// and its check.
+func (r *runner) checkOf(fn *types.Func) (string, func(*site)) {
+	for i := range Rules {
+		for _, c := range Rules[i].calls {
+			if c.matches(r, fn) {
+				return Rules[i].ID, c.check
+			}
 		}
 	}
+	return "", nil
+}
+
+// checkIgnoredFiles gives the files that do not build on this host to the
+// rules that check syntax alone.
+func (r *runner) checkIgnoredFiles() {
+	for _, name := range r.pass.IgnoredFiles {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		src, err := r.pass.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for i := range Rules {
+			if check := Rules[i].ignoredFile; check != nil {
+				check(r, name, src, Rules[i].ID)
+			}
+		}
+	}
+}
+
+// parseIgnored parses an ignored file for a syntax check, once, and adds
+// it to the files reported on. It returns nil when the file does not parse.
+func (r *runner) parseIgnored(name string, src []byte) *fileState {
+	if fs, ok := r.ignored[name]; ok {
+		return fs
+	}
+	var fs *fileState
+	if f, err := parser.ParseFile(r.pass.Fset, name, src, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+		fs = &fileState{file: f, tf: r.pass.Fset.File(f.Pos()), os: goos.OfFile(r.pass.Fset, name, f)}
+		r.files[fs.tf] = fs
+		r.order = append(r.order, fs)
+	}
+	r.ignored[name] = fs
+	return fs
 }
 
 // describeOS names an OS set for a message: "every OS but windows",

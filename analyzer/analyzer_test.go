@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/pidlint/pidlint/analyzer"
 )
 
-var testdata, _ = filepath.Abs(filepath.Join("..", "testdata"))
+var testdata = analysistest.TestData()
 
 func TestKillZero(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "killzero", "killzeroimports")
@@ -96,6 +97,22 @@ func TestDisable(t *testing.T) {
 	if err := a.Flags.Set("disable", "PL001,signal-zero"); err != nil {
 		t.Fatal(err)
 	}
+	checkDisabled(t, a)
+	if err := a.Flags.Set("disable", "PL009"); err == nil {
+		t.Error("-disable=PL009 accepted an unknown rule")
+	}
+}
+
+// TestConfigDisable checks that Config.Disable, the API drivers call,
+// takes rule names as -disable does, not only IDs.
+func TestConfigDisable(t *testing.T) {
+	checkDisabled(t, analyzer.New(analyzer.Config{Disable: []string{"kill-zero", "PL002"}}))
+}
+
+// checkDisabled runs a, which has PL001 and PL002 disabled, on packages
+// that break those rules and PL006: only PL006 may be reported.
+func checkDisabled(t *testing.T, a *analysis.Analyzer) {
+	t.Helper()
 	others := 0
 	for _, res := range analysistest.Run(discard{}, testdata, a, "killzero", "signalzero") {
 		for _, d := range res.Diagnostics {
@@ -109,8 +126,69 @@ func TestDisable(t *testing.T) {
 	if others == 0 {
 		t.Error("the rules left enabled reported nothing (killzero has a PL006)")
 	}
-	if err := a.Flags.Set("disable", "PL009"); err == nil {
-		t.Error("-disable=PL009 accepted an unknown rule")
+}
+
+func TestConfigDisableUnknown(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `unknown rule "no-such-rule"`) {
+			t.Errorf("New with an unknown rule in Config.Disable: recovered %v, want a panic naming it", r)
+		}
+	}()
+	analyzer.New(analyzer.Config{Disable: []string{"no-such-rule"}})
+}
+
+func TestParseRules(t *testing.T) {
+	ids, err := analyzer.ParseRules(" PL001, shell-probe,,pl004 ")
+	if err != nil || strings.Join(ids, ",") != "PL001,PL005,PL004" {
+		t.Errorf("ParseRules = %q, %v; want PL001,PL005,PL004", ids, err)
+	}
+	_, err = analyzer.ParseRules("PL001,kill-zer0")
+	if err == nil || !strings.Contains(err.Error(), `unknown rule "kill-zer0"`) || !strings.Contains(err.Error(), "PL006 wrapper") {
+		t.Errorf("ParseRules(kill-zer0) error = %v, want one naming it and listing the rules", err)
+	}
+}
+
+// TestRuleOf checks that every diagnostic of a rule, -strict ones (category
+// raw-probe) too, names its rule in fields a driver reads.
+func TestRuleOf(t *testing.T) {
+	a := analyzer.New(analyzer.Config{Strict: true})
+	seen := map[string]bool{}
+	for _, res := range analysistest.Run(discard{}, testdata, a, "strict", "killzero") {
+		for _, d := range res.Diagnostics {
+			r, ok := analyzer.RuleOf(d)
+			id, _, _ := strings.Cut(d.Message, ": ")
+			if strings.Contains(d.Message, "pidlint:ignore") {
+				if ok {
+					t.Errorf("directive diagnostic has rule %s: %s", r.ID, d.Message)
+				}
+				continue
+			}
+			if !ok || r.ID != id {
+				t.Errorf("RuleOf(%q, %q) = %s, %v; message %q", d.Category, d.URL, r.ID, ok, d.Message)
+			}
+			seen[d.Category] = true
+		}
+	}
+	if !seen[analyzer.RawProbe] || len(seen) < 2 {
+		t.Errorf("categories seen: %v; want raw-probe and rule IDs", seen)
+	}
+}
+
+// TestRuleFix checks each rule's Fix against the testdata: a rule that
+// says it fixes has findings with fixes there, one that does not has none.
+func TestRuleFix(t *testing.T) {
+	fixes := map[string]bool{}
+	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, append(fixedPackages, "shellprobe")...) {
+		for _, d := range res.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				fixes[d.Category] = true
+			}
+		}
+	}
+	for _, r := range analyzer.Rules {
+		if fixes[r.ID] != r.Fix {
+			t.Errorf("%s: Fix = %v, but the testdata has fixes: %v", r.ID, r.Fix, fixes[r.ID])
+		}
 	}
 }
 

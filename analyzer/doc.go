@@ -16,12 +16,12 @@
 //
 // Rules:
 //
-//	PL001 kill-zero             syscall.Kill/unix.Kill(pid, 0) as a liveness test
-//	PL002 signal-zero           (*os.Process).Signal(0), always wrong on Windows
-//	PL003 findprocess-liveness  os.FindProcess's error as a liveness test
-//	PL004 proc-stat             existence of /proc/<pid> as a liveness test
-//	PL005 shell-probe           kill -0, ps -p, pgrep, tasklist… run via os/exec
-//	PL006 wrapper               a kill/Signal wrapper called with signal 0
+//	PL001 kill-zero             kill(pid, 0) used as a liveness test
+//	PL002 signal-zero           Process.Signal(0) used as a liveness test
+//	PL003 findprocess-liveness  os.FindProcess used as a liveness test
+//	PL004 proc-stat             /proc/<pid> existence used as a liveness test
+//	PL005 shell-probe           a shell command used as a liveness test
+//	PL006 wrapper               a kill or Signal wrapper called with signal 0
 //
 // Code that already tells EPERM from ESRCH (errors.Is(err, syscall.EPERM),
 // os.IsPermission, counting only ESRCH or os.ErrProcessDone as dead) is not

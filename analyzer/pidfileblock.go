@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/edge"
@@ -14,9 +15,10 @@ import (
 // without a kernel lock, so that a file left by a crash blocks every start.
 
 var pidfileBlockRule = Rule{
-	ID:    "PL008",
-	Name:  "pidfile-stale-block",
-	Title: "a PID file as the single-instance guard, without a kernel lock",
+	ID:      "PL008",
+	Name:    "pidfile-stale-block",
+	Title:   "a PID file as the single-instance guard, without a kernel lock",
+	Summary: "a PID file that refuses the start (`O_EXCL` create, `os.Stat` exists, PID probed alive) with no kernel lock: a crash leaves it and every restart fails",
 	Text: `A PID file outlives its process: SIGKILL, a panic before the clean-up, a
 power cut or a reboot leave it behind. A daemon that refuses to start while
 the file exists - created with O_CREATE|O_EXCL and no stale-file recovery,
@@ -42,13 +44,16 @@ if err != nil {
 	return err // ErrLocked names the live holder; a stale file is taken over
 }
 defer lock.Release()`,
+	OS:  "every OS",
+	pkg: (*runner).pidfileBlock,
 }
 
 const blockAdvice = "; use safeprobe.TryAcquire, whose kernel lock dies with its holder"
 
 // pidfileBlock reports PL008 in the package.
-func (r *runner) pidfileBlock() {
+func (r *runner) pidfileBlock(rule string) {
 	p := r.pidFlow()
+	p.rule = rule
 	ownPID := false
 	for _, s := range p.summary {
 		ownPID = ownPID || s.ownPID
@@ -154,10 +159,7 @@ func (p *pidFlow) exclusiveCreate(d funcDecl, c inspector.Cursor, call *ast.Call
 	// The statements that run when the create fails.
 	var branches []ast.Node
 	propagated := false
-	for u := range d.cur.Preorder((*ast.Ident)(nil)) {
-		if p.info.Uses[u.Node().(*ast.Ident)] != errVar {
-			continue
-		}
+	for u := range usesIn(p.info, d.cur, errVar) {
 		if inReturn(u) {
 			propagated = true
 		}
@@ -196,7 +198,7 @@ func (p *pidFlow) exclusiveCreate(d funcDecl, c inspector.Cursor, call *ast.Call
 	default:
 		return nil // removed unconditionally: not a blocker
 	}
-	p.r.add(p.r.fileOf(call.Pos()), &finding{rule: pidfileBlockRule.ID, pos: call.Pos(), end: call.End(), msg: msg + blockAdvice})
+	p.r.add(p.r.fileOf(call.Pos()), &finding{rule: p.rule, pos: call.Pos(), end: call.End(), msg: msg + blockAdvice})
 	return branches
 }
 
@@ -252,10 +254,7 @@ func (p *pidFlow) existenceGuard(d funcDecl, c inspector.Cursor, call *ast.CallE
 	if errVar == nil {
 		return
 	}
-	for u := range d.cur.Preorder((*ast.Ident)(nil)) {
-		if p.info.Uses[u.Node().(*ast.Ident)] != errVar {
-			continue
-		}
+	for u := range usesIn(p.info, d.cur, errVar) {
 		branch := p.branchWhen(u, existsPolarity(p.info))
 		if branch == nil || !p.refuses(d, branch) {
 			continue
@@ -265,7 +264,7 @@ func (p *pidFlow) existenceGuard(d funcDecl, c inspector.Cursor, call *ast.CallE
 		if s.removes || s.blindProbe || s.verifies || s.locks {
 			continue // recovery, or a read and probe (shape C)
 		}
-		p.r.add(p.r.fileOf(call.Pos()), &finding{rule: pidfileBlockRule.ID, pos: call.Pos(), end: call.End(),
+		p.r.add(p.r.fileOf(call.Pos()), &finding{rule: p.rule, pos: call.Pos(), end: call.End(),
 			msg: "start refused while the PID file exists: a file left by a crash (SIGKILL, power loss) fails every later start, and under systemd Restart= or launchd KeepAlive the daemon respawns in an endless loop" + blockAdvice})
 		return
 	}
@@ -404,11 +403,7 @@ func (p *pidFlow) livenessGuard(d funcDecl, c inspector.Cursor) {
 	case *ast.AssignStmt:
 		if id, ok := a.Lhs[0].(*ast.Ident); ok {
 			if v, ok := p.info.ObjectOf(id).(*types.Var); ok {
-				for u := range d.cur.Preorder((*ast.Ident)(nil)) {
-					if p.info.Uses[u.Node().(*ast.Ident)] == v {
-						uses = append(uses, u)
-					}
-				}
+				uses = slices.Collect(usesIn(p.info, d.cur, v))
 			}
 		}
 	default:
@@ -416,7 +411,7 @@ func (p *pidFlow) livenessGuard(d funcDecl, c inspector.Cursor) {
 	}
 	for _, u := range uses {
 		if b := p.branchWhen(u, alive); b != nil && p.refuses(d, b) {
-			p.r.add(p.r.fileOf(call.Pos()), &finding{rule: pidfileBlockRule.ID, pos: call.Pos(), end: call.End(),
+			p.r.add(p.r.fileOf(call.Pos()), &finding{rule: p.rule, pos: call.Pos(), end: call.End(),
 				msg: "start refused while a probe says the PID read from the PID file is alive: after a crash and a reboot or PID reuse an unrelated process has that number, and every start fails (an endless respawn loop under systemd or launchd)" + blockAdvice})
 			return
 		}
@@ -458,7 +453,7 @@ func (p *pidFlow) blindProbe(call *ast.CallExpr) (pid ast.Expr, errResult, ok bo
 		return nil, false, false
 	}
 	for _, a := range call.Args {
-		if isInteger(p.info, a) {
+		if isInteger(p.info, a, false) {
 			return a, false, true
 		}
 	}

@@ -1,16 +1,11 @@
 package analyzer
 
 import (
-	"bytes"
-	"go/ast"
-	"go/parser"
 	"go/token"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/pidlint/pidlint/analyzer/internal/goos"
 )
 
 // ignoreDirective is "//pidlint:ignore PL001[,PL002] reason", which
@@ -113,6 +108,9 @@ func (r *runner) diagnostic(f *finding, imports []analysis.TextEdit) analysis.Di
 		Category: f.rule,
 		Message:  f.rule + ": " + f.msg,
 	}
+	if r, ok := LookupRule(f.rule); ok {
+		d.URL = r.URL() // names the rule of a raw-probe finding too
+	}
 	if f.rawProbe {
 		d.Category = RawProbe
 	}
@@ -124,80 +122,4 @@ func (r *runner) diagnostic(f *finding, imports []analysis.TextEdit) analysis.Di
 		}}
 	}
 	return d
-}
-
-// checkIgnoredFiles gives files that do not build on this host the checks
-// that need no types: Process.Signal(syscall.Signal(0)) in a file that
-// builds for windows (PL002), so a run on Linux sees it.
-func (r *runner) checkIgnoredFiles() {
-	for _, name := range r.pass.IgnoredFiles {
-		if !strings.HasSuffix(name, ".go") {
-			continue
-		}
-		src, err := r.pass.ReadFile(name)
-		if err != nil || !bytes.Contains(src, []byte(".Signal(")) {
-			continue // parse only files that may hold the probe
-		}
-		f, err := parser.ParseFile(r.pass.Fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		os := goos.OfFile(r.pass.Fset, name, f)
-		if !os.Has(goos.Windows) {
-			continue
-		}
-		fs := &fileState{file: f, tf: r.pass.Fset.File(f.Pos()), os: os}
-		names := syscallNames(f)
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 {
-				return true
-			}
-			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Signal" && isSignalZeroSyntax(call.Args[0], names) {
-				r.add(fs, &finding{
-					rule: "PL002", pos: call.Pos(), end: call.End(), everywhere: true,
-					msg: "Process.Signal(0) always fails on windows (where this code builds): every process reads as dead; use safeprobe.CheckProcess",
-				})
-			}
-			return true
-		})
-		r.files[fs.tf] = fs
-		r.order = append(r.order, fs)
-	}
-}
-
-// syscallNames returns the names under which f imports syscall and unix.
-func syscallNames(f *ast.File) map[string]bool {
-	names := make(map[string]bool)
-	for _, spec := range f.Imports {
-		p := importPath(spec)
-		if !isSyscallPkg(p) {
-			continue
-		}
-		name := p[strings.LastIndex(p, "/")+1:]
-		if spec.Name != nil {
-			name = spec.Name.Name
-		}
-		names[name] = true
-	}
-	return names
-}
-
-// isSignalZeroSyntax reports whether e reads syscall.Signal(0) or
-// unix.Signal(0) under the file's import names.
-func isSignalZeroSyntax(e ast.Expr, names map[string]bool) bool {
-	conv, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(conv.Args) != 1 {
-		return false
-	}
-	sel, ok := conv.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Signal" {
-		return false
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	if !ok || !names[pkg.Name] {
-		return false
-	}
-	lit, ok := ast.Unparen(conv.Args[0]).(*ast.BasicLit)
-	return ok && lit.Kind == token.INT && (lit.Value == "0" || lit.Value == "0x0" || lit.Value == "00")
 }

@@ -17,9 +17,10 @@ import (
 // it. The PID's flow is in storedpid.go.
 
 var signalStaleRule = Rule{
-	ID:    "PL007",
-	Name:  "signal-unverified-pid",
-	Title: "a signal sent to a PID read from storage, unverified",
+	ID:      "PL007",
+	Name:    "signal-unverified-pid",
+	Title:   "a signal sent to a PID read from storage, unverified",
+	Summary: "a real signal (`syscall.Kill`, `Process.Signal`/`Kill`) sent to a PID read from a PID or state file, with no check that it still names the process that wrote it",
 	Text: `A PID file, a JSON state file or any record on disk names a process only
 while that process lives. After a crash, a reboot or plain PID reuse the
 number belongs to someone else, and SIGTERM or SIGKILL sent to it stops an
@@ -49,10 +50,13 @@ return syscall.Kill(pid, syscall.SIGTERM) // whoever has the number now`,
 	Good: `// The daemon holds lock, err := safeprobe.TryAcquire(pidFile, nil);
 // stop signals the holder only once its identity is checked.
 return safeprobe.SignalOwner(pidFile, syscall.SIGTERM)`,
+	OS:  "every OS",
+	Fix: true,
+	pkg: (*runner).signalStale,
 }
 
 // signalStale reports PL007 in the package.
-func (r *runner) signalStale() {
+func (r *runner) signalStale(rule string) {
 	p := r.pidFlow()
 	for _, d := range p.decls {
 		if p.summary[d.fn].verifies {
@@ -64,13 +68,13 @@ func (r *runner) signalStale() {
 				continue
 			}
 			if o := p.origin(d.fn, s.pid); o != nil {
-				p.reportStale(d, c, s, o)
+				p.reportStale(rule, d, c, s, o)
 			}
 		}
 	}
 }
 
-func (p *pidFlow) reportStale(d funcDecl, cur inspector.Cursor, s *pidSink, o *pidOrigin) {
+func (p *pidFlow) reportStale(rule string, d funcDecl, cur inspector.Cursor, s *pidSink, o *pidOrigin) {
 	if o.readIn != nil && o.readIn != d.fn && p.summary[o.readIn].verifies {
 		return
 	}
@@ -109,7 +113,7 @@ func (p *pidFlow) reportStale(d funcDecl, cur inspector.Cursor, s *pidSink, o *p
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process (on %s); %s",
 			s.what, sig, o.source, describeOS(where), safe)
 	}
-	f := &finding{rule: signalStaleRule.ID, pos: s.call.Pos(), end: s.call.End(), msg: msg}
+	f := &finding{rule: rule, pos: s.call.Pos(), end: s.call.End(), msg: msg}
 	f.fix = p.signalOwnerFix(d, fs, s, o)
 	p.r.add(fs, f)
 }

@@ -104,6 +104,7 @@ type pidFlow struct {
 	// active: the package reads files, signals, or calls a function
 	// with a fact; else there is nothing to follow.
 	active bool
+	rule   string // the rule reporting (PL008's guards)
 }
 
 type funcDecl struct {

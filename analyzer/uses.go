@@ -95,14 +95,7 @@ func outerParens(c inspector.Cursor) (expr, parent inspector.Cursor) {
 // varUse classifies every use of v inside the function enclosing cur.
 func varUse(info *types.Info, cur inspector.Cursor, v *types.Var) errUse {
 	u := errUse{variable: v}
-	body := enclosingFunc(cur)
-	if !body.Valid() {
-		return u
-	}
-	for id := range body.Preorder((*ast.Ident)(nil)) {
-		if info.Uses[id.Node().(*ast.Ident)] != v {
-			continue
-		}
+	for id := range usesIn(info, enclosingFunc(cur), v) {
 		if ek := id.ParentEdgeKind(); ek == edge.AssignStmt_Lhs {
 			continue // reassigned: a new value, not a use
 		}
@@ -285,28 +278,43 @@ func livenessPolarity(name string) int {
 	return 0
 }
 
-// enclosingFunc returns the body of the innermost function around cur.
-func enclosingFunc(cur inspector.Cursor) inspector.Cursor {
-	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch f := c.Node().(type) {
-		case *ast.FuncDecl:
-			if f.Body != nil {
-				return c.Child(f.Body)
-			}
-		case *ast.FuncLit:
-			return c.Child(f.Body)
-		}
-		break
-	}
-	return inspector.Cursor{}
-}
+type processUseKind int
 
-// enclosingDecl returns the function declaration around cur when no
-// function literal is nearer.
-func enclosingDecl(cur inspector.Cursor) (*ast.FuncDecl, bool) {
-	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		decl, ok := c.Node().(*ast.FuncDecl)
-		return decl, ok
+const (
+	processUnused      processUseKind = iota // blank, or only Release/Pid
+	processNilCompared                       // "p != nil" is the verdict
+	processProbed                            // signalled, killed, waited for or passed on
+)
+
+// processUse says what code does with the *os.Process (or other value)
+// that lhs receives.
+func processUse(info *types.Info, cur inspector.Cursor, lhs ast.Expr) processUseKind {
+	id, ok := lhs.(*ast.Ident)
+	if !ok {
+		return processProbed // stored somewhere: used elsewhere
 	}
-	return nil, false
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return processUnused
+	}
+	body := enclosingFunc(cur)
+	if !body.Valid() {
+		return processProbed
+	}
+	kind := processUnused
+	for use := range usesIn(info, body, v) {
+		switch p := use.Parent().Node().(type) {
+		case *ast.BinaryExpr:
+			if isNil(info, p.X) || isNil(info, p.Y) {
+				kind = processNilCompared
+				continue
+			}
+		case *ast.SelectorExpr:
+			if p.Sel.Name == "Pid" || p.Sel.Name == "Release" {
+				continue
+			}
+		}
+		return processProbed
+	}
+	return kind
 }

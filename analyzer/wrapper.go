@@ -10,6 +10,27 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 )
 
+var wrapperRule = Rule{
+	ID:      "PL006",
+	Name:    "wrapper",
+	Title:   "a kill or Signal wrapper called with signal 0",
+	Summary: "a function that passes its parameter to kill/Signal, called with signal 0 (followed across packages through facts)",
+	Text: `A function whose parameter becomes the signal of a kill or Signal call is a
+probe when called with the constant 0, with the flaws of PL001 and PL002.
+The rule follows such wrappers through analysis facts, across packages, and
+reports at the call site whose error decides liveness. A function that
+returns kill(pid, 0)'s raw error is followed the same way.`,
+	Bad: `func signal(pid int, sig syscall.Signal) error { return syscall.Kill(pid, sig) }
+
+func running(pid int) bool { return signal(pid, 0) == nil }`,
+	Good:  `func running(pid int) bool { return safeprobe.Alive(pid) }`,
+	OS:    "Unix; windows for a Signal wrapper",
+	Fix:   true,
+	calls: []callCheck{{matches: isWrapper, check: (*site).wrapperCall}},
+}
+
+func isWrapper(r *runner, fn *types.Func) bool { return r.wrapperOf(fn) != nil }
+
 // wrapperFact marks a function that probes a process when its signal
 // parameter is 0 (or always), with the flaws of the call it wraps. It is
 // small and gob-encodable: go vet computes it for every dependency.
@@ -240,8 +261,9 @@ func findProcessArg(info *types.Info, c inspector.Cursor, call *ast.CallExpr) as
 	return nil
 }
 
-// wrapperCall handles a call to a wrapper with signal 0 (PL006).
-func (s *site) wrapperCall(w *wrapperFact) {
+// wrapperCall handles a call to a wrapper with signal 0.
+func (s *site) wrapperCall() {
+	w := s.r.wrapperOf(s.fn)
 	args := s.call.Args
 	if w.SigParam >= 0 && (w.SigParam >= len(args) || !isZero(s.info(), args[w.SigParam])) {
 		return
@@ -261,13 +283,12 @@ func (s *site) wrapperCall(w *wrapperFact) {
 	}
 	if w.Bool {
 		unix := describeOS(s.os)
-		f := s.finding("PL006", "%s reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds); use safeprobe.Alive", what, unix)
+		f := s.finding("%s reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds); use safeprobe.Alive", what, unix)
 		f.fix = s.replaceCall(alive)
 		s.r.add(s.fs, f)
 		return
 	}
 	s.errProbe(errProbe{
-		rule:    "PL006",
 		what:    what,
 		windows: w.Signal && w.SigParam >= 0,
 		check:   check,

@@ -290,10 +290,8 @@ func newFinding(fset *token.FileSet, diag analysis.Diagnostic) finding {
 		category: diag.Category,
 		message:  diag.Message,
 	}
-	if id, _, ok := strings.Cut(diag.Message, ": "); ok {
-		if r, ok := analyzer.LookupRule(id); ok && r.ID == id {
-			f.rule = id
-		}
+	if r, ok := analyzer.RuleOf(diag); ok {
+		f.rule = r.ID
 	}
 	for _, sf := range diag.SuggestedFixes {
 		fx := fix{message: sf.Message}

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
 
@@ -58,21 +59,21 @@ func explain(ids []string) int {
 		}
 		return 0
 	}
-	if len(ids) == 0 {
-		for _, r := range analyzer.Rules {
-			fmt.Printf("%s\n", r.Explain())
+	rules := analyzer.Rules
+	if len(ids) > 0 {
+		parsed, err := analyzer.ParseRules(strings.Join(ids, ","))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "pidlint: -explain: %v\n", err)
+			return 1
 		}
-		return 0
+		rules = nil
+		for _, id := range parsed {
+			r, _ := analyzer.LookupRule(id)
+			rules = append(rules, r)
+		}
 	}
-	status := 0
-	for _, id := range ids {
-		r, ok := analyzer.LookupRule(id)
-		if !ok {
-			fmt.Fprintf(os.Stderr, "pidlint: unknown rule %q (rules: PL001..PL%03d)\n", id, len(analyzer.Rules))
-			status = 1
-			continue
-		}
+	for _, r := range rules {
 		fmt.Printf("%s\n", r.Explain())
 	}
-	return status
+	return 0
 }

@@ -13,13 +13,10 @@ import (
 
 // docsURL is where docs/rules.md is published; SARIF rules link to its
 // sections.
-const docsURL = "https://github.com/pidlint/pidlint/blob/main/docs/rules.md"
+const docsURL = analyzer.DocsURL
 
 // regenerate is the command that rewrites docs/rules.md.
 const regenerate = "go run ./cmd/pidlint -explain -markdown > docs/rules.md"
-
-// ruleAnchor is the id of a rule's section in docs/rules.md.
-func ruleAnchor(id string) string { return strings.ToLower(id) }
 
 // directiveRule describes the diagnostics about //pidlint:ignore
 // directives, which belong to no rule.
@@ -47,10 +44,10 @@ probes that are correct where they stand but bypass safeprobe are reported
 too, with the category raw-probe.`))
 	b.WriteString("\n\n| ID | Name | Reports |\n| --- | --- | --- |\n")
 	for _, r := range analyzer.Rules {
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s |\n", r.ID, ruleAnchor(r.ID), r.Name, escape(r.Title))
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s |\n", r.ID, r.Anchor(), r.Name, escape(r.Title))
 	}
 	for _, r := range analyzer.Rules {
-		fmt.Fprintf(&b, "\n<a id=%q></a>\n\n%s", ruleAnchor(r.ID), ruleSection(r))
+		fmt.Fprintf(&b, "\n<a id=%q></a>\n\n%s", r.Anchor(), ruleSection(r))
 	}
 	fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n\n## Suppressing findings\n\n%s\n", directiveRule.Anchor, paragraphs(directiveRule.Text))
 	_, err := io.WriteString(w, b.String())
@@ -89,3 +86,40 @@ var escape = strings.NewReplacer(
 	`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
 	`<`, `\<`, `>`, `\>`, `|`, `\|`, `#`, `\#`,
 ).Replace
+
+// The rule lists kept in other files are generated from analyzer.Rules
+// too; TestRuleLists fails when one differs and -update rewrites it.
+
+// readmeRuleTable is the rule table of README.md.
+func readmeRuleTable() string {
+	var b strings.Builder
+	b.WriteString("| ID | name | reports | wrong on | fix |\n|---|---|---|---|---|\n")
+	for _, r := range analyzer.Rules {
+		fix := "no"
+		if r.Fix {
+			fix = "yes"
+		}
+		fmt.Fprintf(&b, "| [%s](docs/rules.md#%s) | %s | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, r.Summary, r.OS, fix)
+	}
+	return b.String()
+}
+
+// docRuleList is the rule list of the analyzer's package doc (doc.go),
+// which is also the analyzer's Doc.
+func docRuleList() string {
+	width := 0
+	for _, r := range analyzer.Rules {
+		width = max(width, len(r.Name))
+	}
+	var b strings.Builder
+	for _, r := range analyzer.Rules {
+		fmt.Fprintf(&b, "//\t%s %-*s  %s\n", r.ID, width, r.Name, r.Title)
+	}
+	return b.String()
+}
+
+// ruleRange is "PL001..PL006", as .golangci.yml's description names the
+// rules.
+func ruleRange() string {
+	return analyzer.Rules[0].ID + ".." + analyzer.Rules[len(analyzer.Rules)-1].ID
+}

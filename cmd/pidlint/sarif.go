@@ -136,7 +136,7 @@ func sarifRules() []sarifRule {
 			ShortDescription:     sarifText{Text: r.Title},
 			FullDescription:      sarifText{Text: unwrapParagraphs(r.Text)},
 			Help:                 &sarifText{Text: r.Explain(), Markdown: ruleSection(r)},
-			HelpURI:              docsURL + "#" + ruleAnchor(r.ID),
+			HelpURI:              r.URL(),
 			DefaultConfiguration: sarifRuleConfig{Level: "error"},
 			Properties:           map[string][]string{"tags": {"correctness", "portability"}},
 		})

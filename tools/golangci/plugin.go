@@ -25,6 +25,7 @@ package golangci
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
@@ -64,16 +65,11 @@ func New(settings any) (register.LinterPlugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pidlint: %w", err)
 	}
-	cfg := analyzer.Config{Strict: s.Strict, SafeprobePath: s.Safeprobe}
-	for _, id := range s.Disable {
-		r, ok := analyzer.LookupRule(id)
-		if !ok {
-			return nil, fmt.Errorf("pidlint: disable: unknown rule %q (rules: %s..%s)",
-				id, analyzer.Rules[0].ID, analyzer.Rules[len(analyzer.Rules)-1].ID)
-		}
-		cfg.Disable = append(cfg.Disable, r.ID)
+	disable, err := analyzer.ParseRules(strings.Join(s.Disable, ","))
+	if err != nil {
+		return nil, fmt.Errorf("pidlint: disable: %w", err)
 	}
-	return &Plugin{cfg: cfg}, nil
+	return &Plugin{cfg: analyzer.Config{Strict: s.Strict, SafeprobePath: s.Safeprobe, Disable: disable}}, nil
 }
 
 // BuildAnalyzers returns a pidlint analyzer configured by the settings.

@@ -124,3 +124,20 @@ func TestAnalyzerFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryRule checks that the disable setting takes every rule of the
+// registry, by ID and by name, as pidlint's -disable flag does.
+func TestEveryRule(t *testing.T) {
+	for _, r := range analyzer.Rules {
+		for _, name := range []string{r.ID, r.Name} {
+			p, err := New(settings("disable", []any{name}))
+			if err != nil {
+				t.Errorf("disable: [%s]: %v", name, err)
+				continue
+			}
+			if got := p.(*Plugin).cfg.Disable; !slices.Equal(got, []string{r.ID}) {
+				t.Errorf("disable: [%s] = %q, want [%s]", name, got, r.ID)
+			}
+		}
+	}
+}

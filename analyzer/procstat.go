@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -13,8 +12,35 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 )
 
+var procStatRule = Rule{
+	ID:      "PL004",
+	Name:    "proc-stat",
+	Title:   "/proc/<pid> existence used as a liveness test",
+	Summary: "existence of `/proc/<pid>` as the verdict",
+	Text: `There is no /proc on macOS or Windows, and FreeBSD and the other BSDs do not
+mount it by default: there every process reads as dead. On Linux
+/proc/<pid> exists for zombies and for thread IDs, and hidepid=2 hides other
+users' processes. The rule reports os.Stat, os.Lstat, os.Open, os.ReadDir and
+Stat/Lstat/Access syscalls of a path built from a PID ("/proc/"+pid,
+fmt.Sprintf("/proc/%d", pid), filepath.Join("/proc", …)) whose error is the
+verdict. Reading /proc/<pid> for information is not reported: files under
+it, the FileInfo os.Stat returns or the Stat_t a syscall fills when the code
+reads them, and /proc/<own PID>, which tells whether /proc is mounted.`,
+	Bad: `_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+return err == nil`,
+	Good:  `return safeprobe.Alive(pid)`,
+	OS:    "linux (zombies, threads) and the rest (no /proc)",
+	Fix:   true,
+	calls: []callCheck{{matches: isPathCall, check: (*site).procStat}},
+}
+
+func isPathCall(_ *runner, fn *types.Func) bool {
+	return isPkgFunc(fn, "os", "Stat", "Lstat", "Open", "ReadDir") ||
+		isPkgFunc(fn, syscallPath, "Stat", "Lstat", "Access") || isPkgFunc(fn, unixPath, "Stat", "Lstat", "Access")
+}
+
 // procStat handles Stat, Lstat, Open, ReadDir and Access of /proc/<pid>
-// whose error is the verdict (PL004).
+// whose error is the verdict.
 func (s *site) procStat() {
 	if len(s.call.Args) == 0 {
 		return
@@ -47,9 +73,9 @@ func (s *site) procStat() {
 	}
 	var f *finding
 	if noProc := s.os & goos.NoProcfs; noProc != 0 {
-		f = s.finding("PL004", "/proc/<pid> is not there on %s (where this code builds): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive", describeOS(noProc))
+		f = s.finding("/proc/<pid> is not there on %s (where this code builds): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive", describeOS(noProc))
 	} else {
-		f = s.finding("PL004", "/proc/<pid> exists for zombies and thread IDs, and hidepid=2 hides other users' processes; use safeprobe.Alive")
+		f = s.finding("/proc/<pid> exists for zombies and thread IDs, and hidepid=2 hides other users' processes; use safeprobe.Alive")
 	}
 	f.fix = s.procStatFix(path, inline, u, errIndex)
 	s.r.add(s.fs, f)
@@ -76,15 +102,9 @@ func readsFilled(info *types.Info, cur inspector.Cursor, arg ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	v := info.ObjectOf(id)
-	body := enclosingFunc(cur)
-	if v == nil || !body.Valid() {
-		return false
-	}
 	call := cur.Node()
-	for c := range body.Preorder((*ast.Ident)(nil)) {
-		n := c.Node()
-		if info.Uses[n.(*ast.Ident)] == v && (n.Pos() < call.Pos() || n.Pos() >= call.End()) {
+	for use := range usesIn(info, enclosingFunc(cur), info.ObjectOf(id)) {
+		if n := use.Node(); n.Pos() < call.Pos() || n.Pos() >= call.End() {
 			return true
 		}
 	}
@@ -112,7 +132,7 @@ func (s *site) procStatFix(pid ast.Expr, inline bool, u errUse, errIndex int) *f
 	if !ok || len(assign.Lhs) != 2 || !blank(assign.Lhs[0]) {
 		return nil
 	}
-	return s.replace(assign, fmt.Sprintf("%s %s %s", s.r.source(s.fs, assign.Lhs[1]), assign.Tok, check), s.call)
+	return s.assignError(assign, check)
 }
 
 // procPIDPath reports whether e is a path /proc/<pid> built from a PID and
@@ -171,7 +191,7 @@ func (s *site) procPIDPathExpr(e ast.Expr) (ast.Expr, bool) {
 				pid, ok := pidOfString(info, e.Args[1])
 				return pid, ok
 			}
-			if isInteger(info, e.Args[1]) {
+			if isInteger(info, e.Args[1], false) {
 				return e.Args[1], true
 			}
 		case (isPkgFunc(fn, "path/filepath", "Join") || isPkgFunc(fn, "path", "Join")) && len(e.Args) == 2:
@@ -193,12 +213,12 @@ func pidOfString(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 		fn := callee(info, call)
 		switch {
 		case isPkgFunc(fn, "strconv", "Itoa"), isPkgFunc(fn, "fmt", "Sprint"):
-			if isInteger(info, call.Args[0]) {
+			if isInteger(info, call.Args[0], false) {
 				return call.Args[0], true
 			}
 		case isPkgFunc(fn, "strconv", "FormatInt", "FormatUint"):
 			arg := unconvert(info, call.Args[0])
-			if isInteger(info, arg) {
+			if isInteger(info, arg, false) {
 				return arg, true
 			}
 		}
@@ -208,57 +228,4 @@ func pidOfString(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 		return nil, true
 	}
 	return nil, false
-}
-
-func isInteger(info *types.Info, e ast.Expr) bool {
-	b, ok := info.TypeOf(e).Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsInteger != 0
-}
-
-func flattenConcat(e ast.Expr) []ast.Expr {
-	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
-		return append(flattenConcat(b.X), flattenConcat(b.Y)...)
-	}
-	return []ast.Expr{e}
-}
-
-// localDefinition returns the value a local variable is given when the
-// function around cur assigns it exactly once.
-func localDefinition(info *types.Info, cur inspector.Cursor, id *ast.Ident) ast.Expr {
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
-		return nil
-	}
-	body := enclosingFunc(cur)
-	if !body.Valid() {
-		return nil
-	}
-	var def ast.Expr
-	n := 0
-	for c := range body.Preorder((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)) {
-		switch a := c.Node().(type) {
-		case *ast.AssignStmt:
-			for i, lhs := range a.Lhs {
-				if lid, ok := lhs.(*ast.Ident); ok && info.ObjectOf(lid) == v {
-					n++
-					if len(a.Rhs) == len(a.Lhs) {
-						def = a.Rhs[i]
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range a.Names {
-				if info.Defs[name] == v {
-					n++
-					if len(a.Values) == len(a.Names) {
-						def = a.Values[i]
-					}
-				}
-			}
-		}
-	}
-	if n != 1 {
-		return nil
-	}
-	return def
 }

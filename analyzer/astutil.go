@@ -1,11 +1,15 @@
 package analyzer
 
+// This file holds the AST and type helpers every rule shares.
+
 import (
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -107,11 +111,18 @@ func isNil(info *types.Info, e ast.Expr) bool {
 	return ok && tv.IsNil()
 }
 
-// isIntType reports whether e has type int (what safeprobe takes).
-func isIntType(info *types.Info, e ast.Expr) bool {
+// isInteger reports whether e has an integer type. With onlyInt it must
+// be int itself or an untyped integer constant: what safeprobe takes.
+func isInteger(info *types.Info, e ast.Expr, onlyInt bool) bool {
 	t := info.TypeOf(e)
+	if !onlyInt {
+		t = t.Underlying()
+	}
 	b, ok := t.(*types.Basic)
-	return ok && (b.Kind() == types.Int || b.Kind() == types.UntypedInt)
+	if onlyInt {
+		return ok && (b.Kind() == types.Int || b.Kind() == types.UntypedInt)
+	}
+	return ok && b.Info()&types.IsInteger != 0
 }
 
 // unconvert strips conversions such as syscall.Signal(sig) or int(pid).
@@ -139,8 +150,97 @@ func isLivenessError(info *types.Info, e ast.Expr) bool {
 		isPkgObj(info, e, "io/fs", "ErrPermission")
 }
 
-// isComparison reports whether e is x == y or x != y.
-func isComparison(e ast.Node) (*ast.BinaryExpr, bool) {
-	b, ok := e.(*ast.BinaryExpr)
-	return b, ok && (b.Op == token.EQL || b.Op == token.NEQ)
+func blank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// flattenConcat returns the operands of a chain of + as one list.
+func flattenConcat(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		return append(flattenConcat(b.X), flattenConcat(b.Y)...)
+	}
+	return []ast.Expr{e}
+}
+
+// enclosingFunc returns the body of the innermost function around cur.
+func enclosingFunc(cur inspector.Cursor) inspector.Cursor {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch f := c.Node().(type) {
+		case *ast.FuncDecl:
+			if f.Body != nil {
+				return c.Child(f.Body)
+			}
+		case *ast.FuncLit:
+			return c.Child(f.Body)
+		}
+		break
+	}
+	return inspector.Cursor{}
+}
+
+// enclosingDecl returns the function declaration around cur when no
+// function literal is nearer.
+func enclosingDecl(cur inspector.Cursor) (*ast.FuncDecl, bool) {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		decl, ok := c.Node().(*ast.FuncDecl)
+		return decl, ok
+	}
+	return nil, false
+}
+
+// usesIn yields the identifiers in body (a function body from
+// enclosingFunc; nothing when it is not valid) that refer to v.
+func usesIn(info *types.Info, body inspector.Cursor, v types.Object) iter.Seq[inspector.Cursor] {
+	return func(yield func(inspector.Cursor) bool) {
+		if v == nil || !body.Valid() {
+			return
+		}
+		for c := range body.Preorder((*ast.Ident)(nil)) {
+			if info.Uses[c.Node().(*ast.Ident)] == v && !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// localDefinition returns the value a local variable is given when the
+// function around cur assigns it exactly once.
+func localDefinition(info *types.Info, cur inspector.Cursor, id *ast.Ident) ast.Expr {
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	body := enclosingFunc(cur)
+	if !body.Valid() {
+		return nil
+	}
+	var def ast.Expr
+	n := 0
+	for c := range body.Preorder((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)) {
+		switch a := c.Node().(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range a.Lhs {
+				if lid, ok := lhs.(*ast.Ident); ok && info.ObjectOf(lid) == v {
+					n++
+					if len(a.Rhs) == len(a.Lhs) {
+						def = a.Rhs[i]
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range a.Names {
+				if info.Defs[name] == v {
+					n++
+					if len(a.Values) == len(a.Names) {
+						def = a.Values[i]
+					}
+				}
+			}
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	return def
 }

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/types"
 	"path"
 	"regexp"
 	"slices"
@@ -11,6 +12,29 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 )
+
+var shellProbeRule = Rule{
+	ID:      "PL005",
+	Name:    "shell-probe",
+	Title:   "a shell command used as a liveness test",
+	Summary: "`kill -0`, `ps -p`, `pgrep`, `pkill -0`, `lsof -p`, `tasklist /FI \"PID eq N\"` run through `os/exec`",
+	Text: `exec.Command running "kill -0", "ps -p", "pgrep", "pkill -0", "lsof -p" or
+"tasklist /FI "PID eq N"" costs a process per probe and inherits its flaws:
+kill -0 has kill(2)'s EPERM problem, ps and pgrep list zombies, and none of
+them exist on every OS (tasklist only on Windows, the others not there).
+The rule reports such a command when it is run, also through "sh -c"; pgrep
+and lsof only when their exit status is the verdict, and not pgrep -P, which
+lists children.`,
+	Bad: `err := exec.Command("kill", "-0", strconv.Itoa(pid)).Run()
+return err == nil`,
+	Good:  `return safeprobe.Alive(pid)`,
+	OS:    "all",
+	calls: []callCheck{{matches: isCommand, check: (*site).shell}},
+}
+
+func isCommand(_ *runner, fn *types.Func) bool {
+	return isPkgFunc(fn, "os/exec", "Command", "CommandContext")
+}
 
 // shellProbe is a command line that answers "is PID N alive?".
 type shellProbe struct {
@@ -100,7 +124,7 @@ func psReadsFields(args []string) bool {
 	return false
 }
 
-// shell handles exec.Command[Context] running a probe command (PL005).
+// shell handles exec.Command[Context] running a probe command.
 func (s *site) shell() {
 	args := s.call.Args
 	if s.fn.Name() == "CommandContext" {
@@ -135,7 +159,7 @@ func (s *site) shell() {
 	if missing := s.os &^ probe.only; missing != 0 {
 		msg += "; the command is not there on " + describeOS(missing) + " (where this code builds), so every process reads as dead"
 	}
-	s.r.add(s.fs, s.finding("PL005", "%s; use safeprobe.Alive", msg))
+	s.r.add(s.fs, s.finding("%s; use safeprobe.Alive", msg))
 }
 
 // argText is the text of a command argument: a constant, or the constant
@@ -186,14 +210,9 @@ func (s *site) commandRun() (inspector.Cursor, bool) {
 	if !ok {
 		return inspector.Cursor{}, false
 	}
-	v := s.info().ObjectOf(id)
-	body := enclosingFunc(s.cur)
-	if !body.Valid() {
-		return inspector.Cursor{}, false
-	}
-	for c := range body.Preorder((*ast.Ident)(nil)) {
-		if s.info().Uses[c.Node().(*ast.Ident)] == v && isRun(c.Parent()) {
-			return c.Parent().Parent(), true
+	for use := range usesIn(s.info(), enclosingFunc(s.cur), s.info().ObjectOf(id)) {
+		if isRun(use.Parent()) {
+			return use.Parent().Parent(), true
 		}
 	}
 	return inspector.Cursor{}, false

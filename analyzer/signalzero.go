@@ -1,0 +1,119 @@
+package analyzer
+
+import (
+	"bytes"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/pidlint/pidlint/analyzer/internal/goos"
+)
+
+var signalZeroRule = Rule{
+	ID:      "PL002",
+	Name:    "signal-zero",
+	Title:   "Process.Signal(0) used as a liveness test",
+	Summary: "`(*os.Process).Signal(0)` as above, and always in code that builds for Windows",
+	Text: `(*os.Process).Signal(syscall.Signal(0)) has kill(pid, 0)'s problems on
+Unix (EPERM reads as dead, zombies as alive). On Windows it always fails with
+"not supported by windows", so every process reads as dead: the rule reports
+it in every file that builds for windows, however the error is handled,
+unless a runtime.GOOS test (in place, or through a local variable such as
+isWindows := runtime.GOOS == "windows") keeps it off Windows. Receivers
+other than *os.Process are not this rule.`,
+	Bad: `p, _ := os.FindProcess(pid)
+if err := p.Signal(syscall.Signal(0)); err != nil {
+	return false // dead?
+}`,
+	Good: `p, _ := os.FindProcess(pid)
+if err := safeprobe.CheckProcess(p); err != nil {
+	return false // exited, a zombie, or never existed
+}`,
+	OS:          "windows (always), Unix",
+	Fix:         true,
+	calls:       []callCheck{{matches: isSignal, check: (*site).signal}},
+	ignoredFile: signalZeroSyntax,
+}
+
+func isSignal(_ *runner, fn *types.Func) bool { return isProcessMethod(fn, "Signal") }
+
+// signal handles (*os.Process).Signal with a constant 0 signal.
+func (s *site) signal() {
+	if len(s.call.Args) != 1 || !isZero(s.info(), s.call.Args[0]) {
+		return
+	}
+	sel, ok := ast.Unparen(s.call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	s.errProbe(errProbe{
+		what:    "Process.Signal(0)",
+		windows: true,
+		check:   s.safeprobeCall("CheckProcess", sel.X),
+		advice:  "safeprobe.CheckProcess",
+	}, 0)
+}
+
+// signalZeroSyntax checks a file that does not build on this host, from
+// its syntax: Process.Signal(syscall.Signal(0)) in a file that builds for
+// windows, so that a run on Linux sees it.
+func signalZeroSyntax(r *runner, name string, src []byte, rule string) {
+	if !bytes.Contains(src, []byte(".Signal(")) {
+		return // parse only files that may hold the probe
+	}
+	fs := r.parseIgnored(name, src)
+	if fs == nil || !fs.os.Has(goos.Windows) {
+		return
+	}
+	names := syscallNames(fs.file)
+	ast.Inspect(fs.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Signal" && isSignalZeroSyntax(call.Args[0], names) {
+			r.add(fs, &finding{
+				rule: rule, pos: call.Pos(), end: call.End(), everywhere: true,
+				msg: "Process.Signal(0) always fails on windows (where this code builds): every process reads as dead; use safeprobe.CheckProcess",
+			})
+		}
+		return true
+	})
+}
+
+// syscallNames returns the names under which f imports syscall and unix.
+func syscallNames(f *ast.File) map[string]bool {
+	names := make(map[string]bool)
+	for _, spec := range f.Imports {
+		p := importPath(spec)
+		if !isSyscallPkg(p) {
+			continue
+		}
+		name := p[strings.LastIndex(p, "/")+1:]
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		names[name] = true
+	}
+	return names
+}
+
+// isSignalZeroSyntax reports whether e reads syscall.Signal(0) or
+// unix.Signal(0) under the file's import names.
+func isSignalZeroSyntax(e ast.Expr, names map[string]bool) bool {
+	conv, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(conv.Args) != 1 {
+		return false
+	}
+	sel, ok := conv.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Signal" {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok || !names[pkg.Name] {
+		return false
+	}
+	lit, ok := ast.Unparen(conv.Args[0]).(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && (lit.Value == "0" || lit.Value == "0x0" || lit.Value == "00")
+}
