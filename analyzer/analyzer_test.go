@@ -194,4 +194,5 @@ func TestRuleFix(t *testing.T) {
 
 func TestSignalStale(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstale", "signalstale/pidfile", "signalstale/ctl")
+	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalstalefix")
 }

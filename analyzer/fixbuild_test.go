@@ -20,7 +20,7 @@ import (
 // fixedPackages are the testdata packages whose findings carry fixes.
 var fixedPackages = []string{
 	"killzero", "killzeroimports", "signalzero", "signalwindows",
-	"findprocess", "procstat", "wrapper/procutil", "wrapper/daemon",
+	"findprocess", "procstat", "wrapper/procutil", "wrapper/daemon", "signalstalefix",
 }
 
 // TestFixesBuild applies every suggested fix as golangci-lint --fix does

@@ -196,10 +196,16 @@ func (p *pidFlow) summarize() {
 	for _, d := range p.decls {
 		s := new(procSummary)
 		p.summary[d.fn] = s
-		for c := range d.cur.Preorder((*ast.CallExpr)(nil), (*ast.BasicLit)(nil)) {
-			if lit, ok := c.Node().(*ast.BasicLit); ok {
-				if lit.Kind == token.STRING && verifiesByText(lit.Value) {
+		for c := range d.cur.Preorder((*ast.CallExpr)(nil), (*ast.BasicLit)(nil), (*ast.SelectorExpr)(nil)) {
+			switch n := c.Node().(type) {
+			case *ast.BasicLit:
+				if n.Kind == token.STRING && verifiesByText(n.Value) {
 					s.verifies = true
+				}
+				continue
+			case *ast.SelectorExpr:
+				if p.isLockState(n) {
+					s.verifies = true // the owner's lock is still held
 				}
 				continue
 			}
@@ -224,6 +230,14 @@ func (p *pidFlow) summarize() {
 			}
 		}
 	}
+}
+
+// isLockState reports whether sel reads safeprobe.Status's Held or Stale:
+// whether the lock's owner still holds it.
+func (p *pidFlow) isLockState(sel *ast.SelectorExpr) bool {
+	f, ok := p.info.Uses[sel.Sel].(*types.Var)
+	return ok && f.IsField() && (f.Name() == "Held" || f.Name() == "Stale") && f.Pkg() != nil &&
+		(f.Pkg().Path() == p.r.cfg.safeprobe || path.Base(f.Pkg().Path()) == "safeprobe")
 }
 
 // verifiesByText reports whether a string literal names what identifies a

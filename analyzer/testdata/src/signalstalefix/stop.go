@@ -1,0 +1,91 @@
+// Package signalstalefix is a daemon that holds a safeprobe lock but whose
+// stop command still reads the PID itself: PL007's fix signals the
+// verified holder instead.
+package signalstalefix
+
+import (
+	"errors"
+	"log"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/pidlint/pidlint/safeprobe"
+)
+
+const lockPath = "/run/mydaemon.pid"
+
+func run() error {
+	lock, err := safeprobe.TryAcquire(lockPath, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	return nil
+}
+
+func stop() error {
+	data, err := os.ReadFile(lockPath)
+	if err != nil {
+		return err
+	}
+	pid, err := strconv.Atoi(strings.SplitN(string(data), "\n", 2)[0])
+	if err != nil || pid <= 0 {
+		return errors.New("bad lock file")
+	}
+	log.Printf("stopping %d", pid)
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking`
+}
+
+func forceStop() error {
+	data, err := os.ReadFile(lockPath)
+	if err != nil {
+		return err
+	}
+	pid, err := strconv.Atoi(strings.SplitN(string(data), "\n", 2)[0])
+	if err != nil || pid <= 0 {
+		return errors.New("bad lock file")
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	log.Printf("killing %d", p.Pid)
+	return p.Kill() // want `PL007: Process.Kill sends a kill to a PID read from a file without checking`
+}
+
+// The record's PID from safeprobe.Inspect, without asking whether the lock
+// is held.
+func reload(path string) error {
+	st, err := safeprobe.Inspect(path)
+	if err != nil {
+		return err
+	}
+	if st.Record.PID == 0 {
+		return errors.New("no owner")
+	}
+	return syscall.Kill(st.Record.PID, syscall.SIGHUP) // want `PL007: syscall.Kill sends syscall.SIGHUP to a PID read from a lock file without checking`
+}
+
+// No fix where it would leave pid unused (it would not compile).
+func quietStop() error {
+	data, err := os.ReadFile(lockPath)
+	if err != nil {
+		return err
+	}
+	pid, err := strconv.Atoi(strings.SplitN(string(data), "\n", 2)[0])
+	if err != nil {
+		return err
+	}
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file that is never checked to be > 0`
+}
+
+// Held is checked: the owner's lock vouches for the record.
+func reloadHeld(path string) error {
+	st, err := safeprobe.Inspect(path)
+	if err != nil || !st.Held {
+		return errors.New("not running")
+	}
+	return syscall.Kill(st.Record.PID, syscall.SIGHUP)
+}
