@@ -196,3 +196,7 @@ func TestSignalStale(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstale", "signalstale/pidfile", "signalstale/ctl")
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalstalefix")
 }
+
+func TestPidfileBlock(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "pidfileblock", "pidfileblock/monitor")
+}

@@ -72,7 +72,9 @@ func (r *runner) pidfileBlock(rule string) {
 			switch {
 			case fn == nil:
 			case isPkgFunc(fn, "os", "OpenFile") && len(call.Args) == 3 && mentionsName(call.Args[1], "O_EXCL"):
-				handled = append(handled, p.exclusiveCreate(d, c, call)...)
+				if n := p.exclusiveCreate(d, call); n != nil {
+					handled = append(handled, n)
+				}
 			case isPkgFunc(fn, "os", "Stat", "Lstat") && len(call.Args) == 1 && p.namesPIDFile(call.Args[0]):
 				p.existenceGuard(d, c, call)
 			}
@@ -131,60 +133,26 @@ func (p *pidFlow) namesPIDFile(e ast.Expr) bool {
 }
 
 // exclusiveCreate checks os.OpenFile(path, …|O_EXCL, …) (shape A) and
-// returns the branches that handle its error.
-func (p *pidFlow) exclusiveCreate(d funcDecl, c inspector.Cursor, call *ast.CallExpr) []ast.Node {
-	assign, ok := c.Parent().Node().(*ast.AssignStmt)
-	if !ok || len(assign.Lhs) != 2 {
-		return nil
-	}
-	errID, ok := assign.Lhs[1].(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	errVar, _ := p.info.ObjectOf(errID).(*types.Var)
-	if errVar == nil {
-		return nil
-	}
+// returns the function it reported, whose probes are then not reported
+// again.
+func (p *pidFlow) exclusiveCreate(d funcDecl, call *ast.CallExpr) ast.Node {
 	if k := pathKey(p.info, call.Args[0]); k != nil && p.locked[k] {
 		return nil
 	}
-	callers := p.callersOf(d.fn)
-	own := p.summary[d.fn].ownPID
-	for _, cl := range callers {
-		own = own || p.summary[cl].ownPID
-	}
-	if !own {
-		return nil // not a PID file: an exclusive temp or marker file
-	}
-	// The statements that run when the create fails.
-	var branches []ast.Node
-	propagated := false
-	for u := range usesIn(p.info, d.cur, errVar) {
-		if inReturn(u) {
-			propagated = true
-		}
-		for anc := range u.Enclosing((*ast.IfStmt)(nil)) {
-			ifs := anc.Node().(*ast.IfStmt)
-			if ifs.Cond.Pos() <= u.Node().Pos() && u.Node().End() <= ifs.Cond.End() {
-				branches = append(branches, ifs)
-			}
-			break
-		}
-	}
-	if len(branches) == 0 {
-		return nil
-	}
+	// What runs around the create, but for deferred clean-ups (which a
+	// SIGKILL skips): the recovery, if any. A helper that only creates
+	// leaves the recovery to its callers.
 	var s procSummary
-	for _, b := range branches {
-		p.summarizeNode(&s, b)
-	}
-	if propagated && !s.removes {
-		// The caller decides what a failed create means.
-		if len(callers) == 0 {
-			return nil
-		}
+	p.summarizeNode(&s, d.cur.Node(), true)
+	if !s.ownPID {
+		callers := p.callersOf(d.fn)
 		for _, cl := range callers {
-			s.or(p.summary[cl])
+			if cd, ok := p.declOf(cl); ok {
+				p.summarizeNode(&s, cd.cur.Node(), true)
+			}
+		}
+		if !s.ownPID {
+			return nil // not a PID file: an exclusive temp or marker file
 		}
 	}
 	var msg string
@@ -199,7 +167,7 @@ func (p *pidFlow) exclusiveCreate(d funcDecl, c inspector.Cursor, call *ast.Call
 		return nil // removed unconditionally: not a blocker
 	}
 	p.r.add(p.r.fileOf(call.Pos()), &finding{rule: p.rule, pos: call.Pos(), end: call.End(), msg: msg + blockAdvice})
-	return branches
+	return d.cur.Node()
 }
 
 // callersOf returns the package's functions that call fn.
@@ -216,11 +184,13 @@ func (p *pidFlow) callersOf(fn *types.Func) []*types.Func {
 	return out
 }
 
-// summarizeNode is the summary of the code in n, with the package's
-// functions it calls.
-func (p *pidFlow) summarizeNode(s *procSummary, n ast.Node) {
+// summarizeNode adds to s the summary of the code in n, with the package's
+// functions it calls; without deferred calls if noDefer.
+func (p *pidFlow) summarizeNode(s *procSummary, n ast.Node, noDefer bool) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.DeferStmt:
+			return !noDefer
 		case *ast.BasicLit:
 			if n.Kind == token.STRING && verifiesByText(n.Value) {
 				s.verifies = true
@@ -260,7 +230,7 @@ func (p *pidFlow) existenceGuard(d funcDecl, c inspector.Cursor, call *ast.CallE
 			continue
 		}
 		var s procSummary
-		p.summarizeNode(&s, branch)
+		p.summarizeNode(&s, branch, false)
 		if s.removes || s.blindProbe || s.verifies || s.locks {
 			continue // recovery, or a read and probe (shape C)
 		}
@@ -401,7 +371,14 @@ func (p *pidFlow) livenessGuard(d funcDecl, c inspector.Cursor) {
 	cur, parent := outerParens(c)
 	switch a := parent.Node().(type) {
 	case *ast.AssignStmt:
-		if id, ok := a.Lhs[0].(*ast.Ident); ok {
+		answer := 0
+		if fn := callee(p.info, call); isPkgFunc(fn, "os", "FindProcess") {
+			answer = 1 // its error
+		}
+		if answer >= len(a.Lhs) {
+			return
+		}
+		if id, ok := a.Lhs[answer].(*ast.Ident); ok {
 			if v, ok := p.info.ObjectOf(id).(*types.Var); ok {
 				uses = slices.Collect(usesIn(p.info, d.cur, v))
 			}

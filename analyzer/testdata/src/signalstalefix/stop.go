@@ -25,7 +25,7 @@ func run() error {
 	return nil
 }
 
-func stop() error {
+func badStop() error {
 	data, err := os.ReadFile(lockPath)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func stop() error {
 	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking`
 }
 
-func forceStop() error {
+func badForceStop() error {
 	data, err := os.ReadFile(lockPath)
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func forceStop() error {
 
 // The record's PID from safeprobe.Inspect, without asking whether the lock
 // is held.
-func reload(path string) error {
+func badReload(path string) error {
 	st, err := safeprobe.Inspect(path)
 	if err != nil {
 		return err
@@ -69,7 +69,7 @@ func reload(path string) error {
 }
 
 // No fix where it would leave pid unused (it would not compile).
-func quietStop() error {
+func badQuietStop() error {
 	data, err := os.ReadFile(lockPath)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func quietStop() error {
 }
 
 // Held is checked: the owner's lock vouches for the record.
-func reloadHeld(path string) error {
+func goodReloadHeld(path string) error {
 	st, err := safeprobe.Inspect(path)
 	if err != nil || !st.Held {
 		return errors.New("not running")

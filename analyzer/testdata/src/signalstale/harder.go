@@ -1,0 +1,107 @@
+package signalstale
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A YAML state file.
+func badYAMLState(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var st struct {
+		Pid int `yaml:"pid"`
+	}
+	if err := yaml.Unmarshal(data, &st); err != nil {
+		return err
+	}
+	return syscall.Kill(st.Pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file that is never checked`
+}
+
+// A package-level PID loaded at start-up.
+var previousPID int
+
+func loadPrevious(path string) {
+	data, _ := os.ReadFile(path)
+	previousPID, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+}
+
+func badKillPrevious() {
+	if previousPID > 0 {
+		syscall.Kill(previousPID, syscall.SIGKILL) // want `PL007: syscall.Kill sends syscall.SIGKILL to a PID read from a file without checking`
+	}
+}
+
+// Known misses, kept to measure recall honestly.
+
+// kill(1) run as a command.
+func badShellKill(pidFile string) error {
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		return err
+	}
+	return exec.Command("kill", "-TERM", strings.TrimSpace(string(data))).Run()
+}
+
+// The PID travels through a channel.
+func badThroughChannel(pidFile string) {
+	pids := make(chan int, 1)
+	go func() {
+		data, _ := os.ReadFile(pidFile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		pids <- pid
+	}()
+	syscall.Kill(<-pids, syscall.SIGTERM)
+}
+
+// A field that holds a child's PID or, after "attach", the file's: the
+// rule does not report fields given other values too.
+type attached struct{ pid int }
+
+func (a *attached) start(cmd *exec.Cmd) { a.pid = cmd.Process.Pid }
+
+func (a *attached) attach(pidFile string) {
+	data, _ := os.ReadFile(pidFile)
+	a.pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+}
+
+func (a *attached) badStop() error { return syscall.Kill(a.pid, syscall.SIGTERM) }
+
+// A helper of the package's own checks the executable.
+func isOurDaemon(pid int) bool {
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	return err == nil && strings.HasSuffix(exe, "/mydaemon")
+}
+
+func goodVerifiedByHelper(pidFile string) error {
+	pid, err := readCheckedPID(pidFile)
+	if err != nil {
+		return err
+	}
+	if !isOurDaemon(pid) {
+		return errors.New("pid file names another program")
+	}
+	return syscall.Kill(pid, syscall.SIGTERM)
+}
+
+// A PID file of a child this code started a moment ago, in the same run:
+// it still reads from storage, so it is reported only if the child was
+// not started here; here the PID comes from the child itself.
+func goodChildPIDFileWritten(cmd *exec.Cmd, pidFile string) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644); err != nil {
+		return err
+	}
+	return cmd.Process.Signal(syscall.SIGHUP)
+}
