@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"path"
 	"slices"
 	"strings"
 
@@ -202,14 +201,22 @@ func (r *runner) fileOf(pos token.Pos) *fileState {
 }
 
 func (r *runner) source(fs *fileState, n ast.Node) string {
+	if !r.readSource(fs) {
+		return types.ExprString(n.(ast.Expr))
+	}
+	return string(fs.src[fs.tf.Offset(n.Pos()):fs.tf.Offset(n.End())])
+}
+
+// readSource reads the file's source, once; it reports whether it has it.
+func (r *runner) readSource(fs *fileState) bool {
 	if fs.src == nil {
 		src, err := r.pass.ReadFile(fs.tf.Name())
 		if err != nil || len(src) != fs.tf.Size() {
-			return types.ExprString(n.(ast.Expr))
+			return false
 		}
 		fs.src = src
 	}
-	return string(fs.src[fs.tf.Offset(n.Pos()):fs.tf.Offset(n.End())])
+	return true
 }
 
 func (r *runner) add(fs *fileState, f *finding) {
@@ -329,29 +336,4 @@ func collapse(s goos.Set) goos.Set {
 		}
 	}
 	return s
-}
-
-// safeprobeName is the name the safeprobe package is imported as in fs, or
-// would be once a fix adds the import. It is "" when a fix cannot name it
-// at pos (a dot or blank import, or the name is taken there).
-func (r *runner) safeprobeName(fs *fileState, pos token.Pos) string {
-	for _, spec := range fs.file.Imports {
-		if importPath(spec) != r.cfg.safeprobe {
-			continue
-		}
-		if pn := r.pass.TypesInfo.PkgNameOf(spec); pn != nil && pn.Name() != "_" && pn.Name() != "." {
-			return pn.Name()
-		}
-		return ""
-	}
-	name := path.Base(r.cfg.safeprobe)
-	if scope := r.pass.Pkg.Scope().Innermost(pos); scope != nil {
-		if _, obj := scope.LookupParent(name, pos); obj != nil {
-			return ""
-		}
-	}
-	if r.pass.TypesInfo.Scopes[fs.file].Lookup(name) != nil {
-		return ""
-	}
-	return name
 }

@@ -200,3 +200,11 @@ func TestSignalStale(t *testing.T) {
 func TestPidfileBlock(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "pidfileblock", "pidfileblock/monitor")
 }
+
+// TestVendoredSafeprobe checks fixes for a safeprobe copy whose directory
+// is not named after its package: the import they add is named, and a
+// file that imports it under a name of its own keeps that name.
+func TestVendoredSafeprobe(t *testing.T) {
+	a := analyzer.New(analyzer.Config{SafeprobePath: "example.com/m/internal/pidlintsafeprobe"})
+	analysistest.RunWithSuggestedFixes(t, testdata, a, "example.com/m/daemon")
+}

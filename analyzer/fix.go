@@ -1,10 +1,13 @@
 package analyzer
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,22 +83,79 @@ func (r *runner) importEdits(fs *fileState, fixes []*fixPlan) []analysis.TextEdi
 		case n == len(gd.Specs) && adding:
 			// Reuse the declaration: deleting it and adding one in
 			// its place would be overlapping edits.
-			edits = append(edits, analysis.TextEdit{Pos: gd.Pos(), End: gd.End(), NewText: fmt.Appendf(nil, "import %s", strconv.Quote(r.cfg.safeprobe))})
+			edits = append(edits, analysis.TextEdit{Pos: gd.Pos(), End: gd.End(), NewText: fmt.Appendf(nil, "import %s", r.safeprobeImport())})
 			adding = false
 		case n == len(gd.Specs):
 			edits = append(edits, deleteLines(fs.tf, gd))
 		default:
-			for _, spec := range gd.Specs {
-				if countIn(&ast.GenDecl{Specs: []ast.Spec{spec}}, deleted) > 0 {
-					edits = append(edits, deleteLines(fs.tf, spec))
-				}
-			}
+			edits = append(edits, r.deleteSpecs(fs, gd, deleted)...)
 		}
 	}
 	if adding {
 		edits = append(edits, r.addImport(fs, deleted))
 	}
 	return edits
+}
+
+// deleteSpecs deletes the deleted specs of a parenthesised import
+// declaration that keeps others. A group of specs (between blank lines)
+// that goes entirely takes a blank line beside it along, so that the file
+// stays gofmt-clean without a formatter.
+func (r *runner) deleteSpecs(fs *fileState, gd *ast.GenDecl, deleted []*ast.ImportSpec) []analysis.TextEdit {
+	var specs []*ast.ImportSpec
+	for _, spec := range gd.Specs {
+		specs = append(specs, spec.(*ast.ImportSpec))
+	}
+	var edits []analysis.TextEdit
+	for _, group := range importGroups(fs.tf, specs) {
+		var gone []*ast.ImportSpec
+		for _, spec := range group {
+			if slices.Contains(deleted, spec) {
+				gone = append(gone, spec)
+			}
+		}
+		if len(gone) < len(group) {
+			for _, spec := range gone {
+				edits = append(edits, deleteLines(fs.tf, spec))
+			}
+			continue
+		}
+		first, last := fs.tf.Line(group[0].Pos()), fs.tf.Line(group[len(group)-1].End())
+		start, end := fs.tf.LineStart(first), nextLineStart(fs.tf, group[len(group)-1].End())
+		switch {
+		case r.blankLine(fs, last+1):
+			end = nextLineStart(fs.tf, end)
+		case r.blankLine(fs, first-1):
+			start = fs.tf.LineStart(first - 1)
+		}
+		edits = append(edits, analysis.TextEdit{Pos: start, End: end})
+	}
+	return edits
+}
+
+// importGroups splits import specs into the groups blank lines separate.
+func importGroups(tf *token.File, specs []*ast.ImportSpec) [][]*ast.ImportSpec {
+	var groups [][]*ast.ImportSpec
+	for i, spec := range specs {
+		if i == 0 || tf.Line(spec.Pos())-tf.Line(specs[i-1].End()) > 1 {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], spec)
+	}
+	return groups
+}
+
+// blankLine reports whether line of the file holds only white space.
+func (r *runner) blankLine(fs *fileState, line int) bool {
+	if line < 1 || line > fs.tf.LineCount() || !r.readSource(fs) {
+		return false
+	}
+	start := fs.tf.Offset(fs.tf.LineStart(line))
+	end := len(fs.src)
+	if line < fs.tf.LineCount() {
+		end = fs.tf.Offset(fs.tf.LineStart(line + 1))
+	}
+	return len(bytes.TrimSpace(fs.src[start:end])) == 0
 }
 
 func usesPkgName(info *types.Info, n ast.Node, pn *types.PkgName) bool {
@@ -129,7 +189,7 @@ func deleteLines(tf *token.File, n ast.Node) analysis.TextEdit {
 // parenthesised declaration that survives the fix, or in a new group after
 // the standard library; else on a line of its own.
 func (r *runner) addImport(fs *fileState, deleted []*ast.ImportSpec) analysis.TextEdit {
-	quoted := strconv.Quote(r.cfg.safeprobe)
+	quoted := r.safeprobeImport()
 	insert := func(pos token.Pos, text string) analysis.TextEdit {
 		return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text)}
 	}
@@ -138,21 +198,15 @@ func (r *runner) addImport(fs *fileState, deleted []*ast.ImportSpec) analysis.Te
 		gd := decls[i]
 		var kept []*ast.ImportSpec
 		for _, spec := range gd.Specs {
-			if countIn(&ast.GenDecl{Specs: []ast.Spec{spec}}, deleted) == 0 {
+			if !slices.Contains(deleted, spec.(*ast.ImportSpec)) {
 				kept = append(kept, spec.(*ast.ImportSpec))
 			}
 		}
 		if !gd.Lparen.IsValid() || len(kept) == 0 {
 			continue
 		}
-		// The last group: specs after the last blank line.
-		group := kept[len(kept)-1:]
-		for j := len(kept) - 2; j >= 0; j-- {
-			if fs.tf.Line(kept[j+1].Pos())-fs.tf.Line(kept[j].End()) > 1 {
-				break
-			}
-			group = kept[j:]
-		}
+		groups := importGroups(fs.tf, kept)
+		group := groups[len(groups)-1]
 		last := group[len(group)-1]
 		if isStd(importPath(last)) {
 			return insert(nextLineStart(fs.tf, last.End()), "\n\t"+quoted+"\n")
@@ -198,4 +252,52 @@ func nextLineStart(tf *token.File, pos token.Pos) token.Pos {
 		return tf.LineStart(line + 1)
 	}
 	return token.Pos(tf.Base() + tf.Size())
+}
+
+// safeprobeName is the name the safeprobe package is imported as in fs, or
+// would be once a fix adds the import. It is "" when a fix cannot name it
+// at pos (a dot or blank import, or the name is taken there).
+func (r *runner) safeprobeName(fs *fileState, pos token.Pos) string {
+	for _, spec := range fs.file.Imports {
+		if importPath(spec) != r.cfg.safeprobe {
+			continue
+		}
+		if pn := r.pass.TypesInfo.PkgNameOf(spec); pn != nil && pn.Name() != "_" && pn.Name() != "." {
+			return pn.Name()
+		}
+		return ""
+	}
+	name := r.safeprobePkgName()
+	if scope := r.pass.Pkg.Scope().Innermost(pos); scope != nil {
+		if _, obj := scope.LookupParent(name, pos); obj != nil {
+			return ""
+		}
+	}
+	if r.pass.TypesInfo.Scopes[fs.file].Lookup(name) != nil {
+		return ""
+	}
+	return name
+}
+
+// safeprobePkgName is the name the safeprobe package declares: the one it
+// has where this package imports it already, else "safeprobe", whatever
+// the directory of a vendored copy is called.
+func (r *runner) safeprobePkgName() string {
+	for _, imp := range r.pass.Pkg.Imports() {
+		if imp.Path() == r.cfg.safeprobe {
+			return imp.Name()
+		}
+	}
+	return "safeprobe"
+}
+
+// safeprobeImport is the import spec fixes add: named when the package's
+// name is not the last element of its path
+// (safeprobe "example.com/m/internal/pidlintsafeprobe").
+func (r *runner) safeprobeImport() string {
+	quoted := strconv.Quote(r.cfg.safeprobe)
+	if name := r.safeprobePkgName(); name != path.Base(r.cfg.safeprobe) {
+		return name + " " + quoted
+	}
+	return quoted
 }

@@ -17,10 +17,22 @@ import (
 	"github.com/pidlint/pidlint/analyzer"
 )
 
-// fixedPackages are the testdata packages whose findings carry fixes.
+// fixedPackages are the testdata packages whose findings carry fixes with
+// the default safeprobe path.
 var fixedPackages = []string{
 	"killzero", "killzeroimports", "signalzero", "signalwindows",
 	"findprocess", "procstat", "wrapper/procutil", "wrapper/daemon", "signalstalefix",
+}
+
+// fixedRuns are the analyzers whose fixes TestFixesBuild builds, each
+// with its testdata packages: the default, and vendored safeprobe copies.
+var fixedRuns = []struct {
+	a    *analysis.Analyzer
+	pkgs []string
+}{
+	{analyzer.Analyzer, fixedPackages},
+	{analyzer.New(analyzer.Config{SafeprobePath: "example.com/vendored/safeprobe"}), []string{"customsafeprobe"}},
+	{analyzer.New(analyzer.Config{SafeprobePath: "example.com/m/internal/pidlintsafeprobe"}), []string{"example.com/m/daemon"}},
 }
 
 // TestFixesBuild applies every suggested fix as golangci-lint --fix does
@@ -39,8 +51,12 @@ func TestFixesBuild(t *testing.T) {
 			if err := os.CopyFS(fixed, os.DirFS(testdata)); err != nil {
 				t.Fatal(err)
 			}
-			results := analysistest.Run(discard{}, testdata, analyzer.Analyzer, fixedPackages...)
-			edits := collectEdits(t, results)
+			edits := make(map[string][]offsetEdit)
+			var pkgs []string
+			for _, run := range fixedRuns {
+				collectEdits(edits, analysistest.Run(discard{}, testdata, run.a, run.pkgs...))
+				pkgs = append(pkgs, run.pkgs...)
+			}
 			if len(edits) == 0 {
 				t.Fatal("no suggested fixes: the test would prove nothing")
 			}
@@ -62,7 +78,7 @@ func TestFixesBuild(t *testing.T) {
 				}
 			}
 			built := 0
-			for _, pkg := range fixedPackages {
+			for _, pkg := range pkgs {
 				if goBuild(testdata, pkg) != nil {
 					continue // does not build for this OS even unfixed
 				}
@@ -89,8 +105,8 @@ type offsetEdit struct {
 	text       string
 }
 
-func collectEdits(t *testing.T, results []*analysistest.Result) map[string][]offsetEdit {
-	edits := make(map[string][]offsetEdit)
+// collectEdits adds the edits of the first fix of each diagnostic.
+func collectEdits(edits map[string][]offsetEdit, results []*analysistest.Result) {
 	for _, res := range results {
 		if res.Pass == nil {
 			continue
@@ -104,7 +120,6 @@ func collectEdits(t *testing.T, results []*analysistest.Result) map[string][]off
 			}
 		}
 	}
-	return edits
 }
 
 func addEdit(edits map[string][]offsetEdit, pass *analysis.Pass, e analysis.TextEdit) {

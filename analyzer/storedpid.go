@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"path"
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
@@ -237,7 +236,7 @@ func (p *pidFlow) summarize() {
 func (p *pidFlow) isLockState(sel *ast.SelectorExpr) bool {
 	f, ok := p.info.Uses[sel.Sel].(*types.Var)
 	return ok && f.IsField() && (f.Name() == "Held" || f.Name() == "Stale") && f.Pkg() != nil &&
-		(f.Pkg().Path() == p.r.cfg.safeprobe || path.Base(f.Pkg().Path()) == "safeprobe")
+		(f.Pkg().Path() == p.r.cfg.safeprobe || f.Pkg().Name() == "safeprobe")
 }
 
 // verifiesByText reports whether a string literal names what identifies a
@@ -261,8 +260,7 @@ func (p *pidFlow) isSafeprobe(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false
 	}
-	pp := fn.Pkg().Path()
-	return pp == p.r.cfg.safeprobe || path.Base(pp) == "safeprobe"
+	return fn.Pkg().Path() == p.r.cfg.safeprobe || fn.Pkg().Name() == "safeprobe"
 }
 
 func (p *pidFlow) classifyCall(s *procSummary, call *ast.CallExpr, fn *types.Func) {
