@@ -197,6 +197,27 @@ func TestSignalStale(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalstalefix")
 }
 
+// TestSignalNil: Process.Signal(nil) fails on every OS.
+func TestSignalNil(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalnil")
+}
+
+// TestErrorText: err.Error() compared with a gone process's message.
+func TestErrorText(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "errtext")
+}
+
+// TestFindProcessLeak: -strict reports os.FindProcess in a loop without
+// Release; the default run does not.
+func TestFindProcessLeak(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.New(analyzer.Config{Strict: true}), "findprocessleak")
+	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, "findprocessleak") {
+		for _, d := range res.Diagnostics {
+			t.Errorf("reported without -strict: %s", d.Message)
+		}
+	}
+}
+
 func TestPidfileBlock(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "pidfileblock", "pidfileblock/monitor")
 }

@@ -10,18 +10,23 @@
 // depend on the OS: kill(pid, 0) reads another user's process (EPERM) as
 // dead and a zombie or a recycled PID as alive; Process.Signal(0) always
 // fails on Windows; os.FindProcess never fails on Unix; /proc/<pid> is not
-// there on macOS, Windows or a default BSD. Each diagnostic names the rule,
+// there on macOS, Windows or a default BSD. Two rules look at the steps
+// around the probe: a signal sent to a PID read from a file, whose process
+// may be long gone and its number reused (PL007), and a PID file that,
+// left by a crash, blocks every restart (PL008). Each diagnostic names the rule,
 // what is wrong, and the OSes the file builds for, from its name suffix, its
 // //go:build line and runtime.GOOS tests around the code.
 //
 // Rules:
 //
-//	PL001 kill-zero             kill(pid, 0) used as a liveness test
-//	PL002 signal-zero           Process.Signal(0) used as a liveness test
-//	PL003 findprocess-liveness  os.FindProcess used as a liveness test
-//	PL004 proc-stat             /proc/<pid> existence used as a liveness test
-//	PL005 shell-probe           a shell command used as a liveness test
-//	PL006 wrapper               a kill or Signal wrapper called with signal 0
+//	PL001 kill-zero              kill(pid, 0) used as a liveness test
+//	PL002 signal-zero            Process.Signal(0) used as a liveness test
+//	PL003 findprocess-liveness   os.FindProcess used as a liveness test
+//	PL004 proc-stat              /proc/<pid> existence used as a liveness test
+//	PL005 shell-probe            a shell command used as a liveness test
+//	PL006 wrapper                a kill or Signal wrapper called with signal 0
+//	PL007 signal-unverified-pid  a signal sent to a PID read from storage, unverified
+//	PL008 pidfile-stale-block    a PID file as the single-instance guard, without a kernel lock
 //
 // Code that already tells EPERM from ESRCH (errors.Is(err, syscall.EPERM),
 // os.IsPermission, counting only ESRCH or os.ErrProcessDone as dead) is not

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/ast/inspector"
+
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 )
 
@@ -35,6 +37,7 @@ func isFindProcess(_ *runner, fn *types.Func) bool { return isPkgFunc(fn, "os", 
 // findProcess handles os.FindProcess whose error or result is the verdict:
 // it never fails on Unix.
 func (s *site) findProcess() {
+	s.findProcessLeak()
 	assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
 	if !ok || len(assign.Lhs) != 2 || len(assign.Rhs) != 1 {
 		return
@@ -62,4 +65,55 @@ func (s *site) findProcess() {
 		}
 	}
 	s.r.add(s.fs, f)
+}
+
+// findProcessLeak reports, in -strict mode, os.FindProcess in a loop whose
+// process is neither released, waited for, nor handed on: since Go 1.23
+// each call holds a pidfd on Linux (a process handle on Windows) until
+// Release or garbage collection, so a poller can run out of descriptors.
+func (s *site) findProcessLeak() {
+	if !inLoop(s.cur) {
+		return
+	}
+	body := enclosingFunc(s.cur)
+	_, parent := outerParens(s.cur)
+	switch p := parent.Node().(type) {
+	case *ast.AssignStmt:
+		id, ok := p.Lhs[0].(*ast.Ident)
+		if !ok {
+			return // stored in a field or element: kept on purpose
+		}
+		if v := s.info().ObjectOf(id); v != nil && !blank(id) {
+			for u := range usesIn(s.info(), body, v) {
+				sel, isSel := u.Parent().Node().(*ast.SelectorExpr)
+				if !isSel || sel.Sel.Name == "Release" || sel.Sel.Name == "Wait" {
+					return // released, waited for, or handed on
+				}
+			}
+		}
+	case *ast.ExprStmt:
+	default:
+		return // passed on or returned
+	}
+	where := s.os & (goos.Of("linux") | goos.Of("android") | goos.Windows)
+	if where == 0 {
+		return // no descriptor is held elsewhere
+	}
+	f := s.finding("os.FindProcess in a loop without Release: each call holds a pidfd or process handle on %s (where this code builds) until Release or garbage collection, so a poller can run out of file descriptors (strict mode)", describeOS(where))
+	f.rawProbe = true
+	s.r.add(s.fs, f)
+}
+
+// inLoop reports whether the code at cur runs in a for or range loop of
+// its own function.
+func inLoop(cur inspector.Cursor) bool {
+	for c := range cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch c.Node().(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -17,7 +17,9 @@ liveness without telling EPERM from ESRCH, compares err.Error() text, or
 inverts the test. Code that handles EPERM (errors.Is(err, syscall.EPERM),
 os.IsPermission, or a func(error) bool of its own such as isPerm(err)) or
 counts only ESRCH as dead is not reported. A process group (kill(-pgid, 0))
-is reported without a fix: safeprobe answers for one process.`,
+is reported without a fix: safeprobe answers for one process. Comparing
+err.Error() with "no such process" instead of errors.Is(err, syscall.ESRCH)
+is reported wherever it is.`,
 	Bad: `func running(pid int) bool {
 	return syscall.Kill(pid, 0) == nil
 }`,
@@ -29,6 +31,7 @@ is reported without a fix: safeprobe answers for one process.`,
 	calls: []callCheck{
 		{matches: isKill, check: (*site).kill},
 		{matches: isSyscall, check: (*site).syscallKill},
+		{matches: isErrorMethod, check: (*site).errorText}, // reports as PL001 or PL002 by the text
 	},
 }
 

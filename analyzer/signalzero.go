@@ -20,8 +20,11 @@ Unix (EPERM reads as dead, zombies as alive). On Windows it always fails with
 "not supported by windows", so every process reads as dead: the rule reports
 it in every file that builds for windows, however the error is handled,
 unless a runtime.GOOS test (in place, or through a local variable such as
-isWindows := runtime.GOOS == "windows") keeps it off Windows. Receivers
-other than *os.Process are not this rule.`,
+isWindows := runtime.GOOS == "windows") keeps it off Windows.
+Process.Signal(nil) (or os.Signal(nil)) fails on every OS, so it is
+reported wherever its error is used. Comparing err.Error() with
+"os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
+is reported too. Receivers other than *os.Process are not this rule.`,
 	Bad: `p, _ := os.FindProcess(pid)
 if err := p.Signal(syscall.Signal(0)); err != nil {
 	return false // dead?
@@ -38,13 +41,20 @@ if err := safeprobe.CheckProcess(p); err != nil {
 
 func isSignal(_ *runner, fn *types.Func) bool { return isProcessMethod(fn, "Signal") }
 
-// signal handles (*os.Process).Signal with a constant 0 signal.
+// signal handles (*os.Process).Signal with a constant 0 or nil signal.
 func (s *site) signal() {
-	if len(s.call.Args) != 1 || !isZero(s.info(), s.call.Args[0]) {
+	if len(s.call.Args) != 1 {
 		return
 	}
 	sel, ok := ast.Unparen(s.call.Fun).(*ast.SelectorExpr)
 	if !ok {
+		return
+	}
+	if isNilSignal(s.info(), s.call.Args[0]) {
+		s.signalNil(sel.X)
+		return
+	}
+	if !isZero(s.info(), s.call.Args[0]) {
 		return
 	}
 	s.errProbe(errProbe{
@@ -53,6 +63,22 @@ func (s *site) signal() {
 		check:   s.safeprobeCall("CheckProcess", sel.X),
 		advice:  "safeprobe.CheckProcess",
 	}, 0)
+}
+
+// signalNil reports Process.Signal(nil) whose error is used: it fails on
+// every OS ("os: unsupported signal type" on Unix, EWINDOWS on Windows), so
+// as a probe every process reads as dead.
+func (s *site) signalNil(proc ast.Expr) {
+	u := useOf(s.info(), s.cur, 0)
+	if u.kind == useNone {
+		return
+	}
+	f := s.finding("Process.Signal(nil) fails on every OS (%s where this code builds): every process reads as dead; use safeprobe.CheckProcess", describeOS(s.os))
+	f.everywhere = true
+	if u.kind != useText && !u.identity {
+		f.fix = s.replaceCall(s.safeprobeCall("CheckProcess", proc))
+	}
+	s.r.add(s.fs, f)
 }
 
 // signalZeroSyntax checks a file that does not build on this host, from
