@@ -309,31 +309,3 @@ func (r *runner) parseIgnored(name string, src []byte) *fileState {
 	r.ignored[name] = fs
 	return fs
 }
-
-// describeOS names an OS set for a message: "every OS but windows",
-// "darwin, linux", "every Unix and js, wasip1".
-func describeOS(s goos.Set) string {
-	switch rest := goos.All &^ s; {
-	case rest == 0:
-		return "every OS"
-	case collapse(rest).Len() <= 2:
-		return "every OS but " + collapse(rest).String()
-	case s&goos.Unix == goos.Unix:
-		if rest := s &^ goos.Unix; rest != 0 {
-			return "every Unix and " + rest.String()
-		}
-		return "every Unix"
-	}
-	return collapse(s).String()
-}
-
-// collapse drops the variants of an OS named with it (android with linux):
-// they add nothing to a message.
-func collapse(s goos.Set) goos.Set {
-	for _, v := range [][2]string{{"linux", "android"}, {"darwin", "ios"}, {"solaris", "illumos"}} {
-		if s.Has(goos.Of(v[0])) {
-			s &^= goos.Of(v[1])
-		}
-	}
-	return s
-}

@@ -56,7 +56,7 @@ func (s *site) findProcess() {
 	if unix == 0 {
 		f = s.rawProbe("os.FindProcess (on windows it succeeds for an exited process whose handle is open, and for pid+1..pid+3)")
 	} else {
-		f = s.finding("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; use safeprobe.Check or safeprobe.Alive", describeOS(unix))
+		f = s.finding("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; use safeprobe.Check or safeprobe.Alive", goos.Describe(unix))
 	}
 	// "_, err := os.FindProcess(pid)" becomes "err := safeprobe.Check(pid)".
 	if blank(assign.Lhs[0]) && procUse == processUnused && errUse.kind != useText && !errUse.identity && !errUse.notExist {

@@ -73,7 +73,7 @@ func (s *site) procStat() {
 	}
 	var f *finding
 	if noProc := s.os & goos.NoProcfs; noProc != 0 {
-		f = s.finding("/proc/<pid> is not there on %s (where this code builds): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive", describeOS(noProc))
+		f = s.finding("/proc/<pid> is not there on %s (where this code builds): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive", goos.Describe(noProc))
 	} else {
 		f = s.finding("/proc/<pid> exists for zombies and thread IDs, and hidepid=2 hides other users' processes; use safeprobe.Alive")
 	}

@@ -20,8 +20,8 @@ var shellProbeRule = Rule{
 	Summary: "`kill -0`, `ps -p`, `pgrep`, `pkill -0`, `lsof -p`, `tasklist /FI \"PID eq N\"` run through `os/exec`",
 	Text: `exec.Command running "kill -0", "ps -p", "pgrep", "pkill -0", "lsof -p" or
 "tasklist /FI "PID eq N"" costs a process per probe and inherits its flaws:
-kill -0 has kill(2)'s EPERM problem, ps and pgrep list zombies, and none of
-them exist on every OS (tasklist only on Windows, the others not there).
+kill -0 has kill(2)'s EPERM problem, ps and pgrep list zombies, and each
+exists only on some OSes (tasklist only on Windows, the others only on Unix).
 The rule reports such a command when it is run, also through "sh -c"; pgrep
 and lsof only when their exit status is the verdict, and not pgrep -P, which
 lists children.`,
@@ -157,7 +157,7 @@ func (s *site) shell() {
 	}
 	msg := "exec of " + probe.what + " as a liveness test " + probe.flaw + " and costs a process per probe"
 	if missing := s.os &^ probe.only; missing != 0 {
-		msg += "; the command is not there on " + describeOS(missing) + " (where this code builds), so every process reads as dead"
+		msg += "; the command is not there on " + goos.Describe(missing) + " (where this code builds), so every process reads as dead"
 	}
 	s.r.add(s.fs, s.finding("%s; use safeprobe.Alive", msg))
 }

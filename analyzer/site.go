@@ -55,11 +55,11 @@ func (s *site) errProbe(p errProbe, index int) {
 	case unix == 0:
 		f = s.rawProbe(p.what)
 	case u.kind == useText:
-		f = s.finding("%s decided by comparing err.Error() text: the text is not an API, and EPERM still reads as dead on %s", p.what, describeOS(unix))
+		f = s.finding("%s decided by comparing err.Error() text: the text is not an API, and EPERM still reads as dead on %s", p.what, goos.Describe(unix))
 	case u.kind == useVerdict && u.inverted:
 		f = s.finding("inverted liveness test: %s fails for a process that is gone, yet a failure here reads as alive", p.what)
 	case u.kind == useVerdict:
-		f = s.finding("%s as a liveness test reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds)", p.what, describeOS(unix))
+		f = s.finding("%s as a liveness test reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds)", p.what, goos.Describe(unix))
 		if u.direct != nil && p.alive != "" {
 			alive := p.alive
 			if u.direct.Op.String() == "!=" {

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/pidlint/pidlint/analyzer/internal/goos"
 )
 
 var wrapperRule = Rule{
@@ -282,7 +284,7 @@ func (s *site) wrapperCall() {
 		check, alive = s.safeprobeCall("Check", pid), s.safeprobeCall("Alive", pid)
 	}
 	if w.Bool {
-		unix := describeOS(s.os)
+		unix := goos.Describe(s.os)
 		f := s.finding("%s reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds); use safeprobe.Alive", what, unix)
 		f.fix = s.replaceCall(alive)
 		s.r.add(s.fs, f)

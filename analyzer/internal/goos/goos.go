@@ -59,13 +59,18 @@ func (s Set) String() string {
 	if s == 0 {
 		return "no OS"
 	}
+	return strings.Join(s.names(), ", ")
+}
+
+// names lists the GOOS values in s, in Known's order.
+func (s Set) names() []string {
 	var names []string
 	for i, k := range Known {
 		if s&(1<<i) != 0 {
 			names = append(names, k)
 		}
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // matches reports whether a build tag or file-name element names goos,

@@ -9,7 +9,7 @@ import (
 )
 
 func exists(pid int) bool {
-	_, err := os.FindProcess(pid) // want `PL003: os.FindProcess never fails on every OS but windows \(where this code builds\): every PID reads as alive; use safeprobe.Check or safeprobe.Alive`
+	_, err := os.FindProcess(pid) // want `PL003: os.FindProcess never fails on any OS but windows \(where this code builds\): every PID reads as alive; use safeprobe.Check or safeprobe.Alive`
 	return err == nil
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 func killZero(pid int) bool {
-	err := exec.Command("kill", "-0", strconv.Itoa(pid)).Run() // want `PL005: exec of kill -0 as a liveness test has kill\(2\)'s flaws: EPERM reads as dead, a zombie as alive and costs a process per probe; the command is not there on js, nacl, plan9, wasip1, windows, zos \(where this code builds\), so every process reads as dead; use safeprobe.Alive`
+	err := exec.Command("kill", "-0", strconv.Itoa(pid)).Run() // want `PL005: exec of kill -0 as a liveness test has kill\(2\)'s flaws: EPERM reads as dead, a zombie as alive and costs a process per probe; the command is not there on js, plan9, wasip1 and windows \(where this code builds\), so every process reads as dead; use safeprobe.Alive`
 	return err == nil
 }
 

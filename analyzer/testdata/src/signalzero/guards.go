@@ -35,7 +35,7 @@ func guardedSwitch(p *os.Process) bool {
 
 func guardedLinux(p *os.Process) bool {
 	if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
-		return p.Signal(syscall.Signal(0)) == nil // want `PL002: Process.Signal\(0\) as a liveness test .* on darwin, linux \(where this code builds\)`
+		return p.Signal(syscall.Signal(0)) == nil // want `PL002: Process.Signal\(0\) as a liveness test .* on darwin and linux \(where this code builds\)`
 	}
 	return false
 }
