@@ -99,7 +99,7 @@ func (s *site) findProcessLeak() {
 	if where == 0 {
 		return // no descriptor is held elsewhere
 	}
-	f := s.finding("os.FindProcess in a loop without Release: each call holds a pidfd or process handle on %s (where this code builds) until Release or garbage collection, so a poller can run out of file descriptors (strict mode)", describeOS(where))
+	f := s.finding("os.FindProcess in a loop without Release: each call holds a pidfd or process handle on %s (where this code builds) until Release or garbage collection, so a poller can run out of file descriptors (strict mode)", goos.Describe(where))
 	f.rawProbe = true
 	s.r.add(s.fs, f)
 }

@@ -105,13 +105,13 @@ func (p *pidFlow) reportStale(rule string, d funcDecl, cur inspector.Cursor, s *
 	switch {
 	case !checked && !s.process:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal (on %s), and any other number may by now be an unrelated process; %s",
-			s.what, sig, o.source, describeOS(where), safe)
+			s.what, sig, o.source, goos.Describe(where), safe)
 	case !checked:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a negative number signals a whole process group, and any other may by now be an unrelated process; %s",
 			s.what, sig, o.source, safe)
 	default:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process (on %s); %s",
-			s.what, sig, o.source, describeOS(where), safe)
+			s.what, sig, o.source, goos.Describe(where), safe)
 	}
 	f := &finding{rule: rule, pos: s.call.Pos(), end: s.call.End(), msg: msg}
 	f.fix = p.signalOwnerFix(d, fs, s, o)

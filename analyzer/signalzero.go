@@ -73,7 +73,7 @@ func (s *site) signalNil(proc ast.Expr) {
 	if u.kind == useNone {
 		return
 	}
-	f := s.finding("Process.Signal(nil) fails on every OS (%s where this code builds): every process reads as dead; use safeprobe.CheckProcess", describeOS(s.os))
+	f := s.finding("Process.Signal(nil) fails on every OS (os: unsupported signal type; on windows EWINDOWS): every process reads as dead; use safeprobe.CheckProcess")
 	f.everywhere = true
 	if u.kind != useText && !u.identity {
 		f.fix = s.replaceCall(s.safeprobeCall("CheckProcess", proc))

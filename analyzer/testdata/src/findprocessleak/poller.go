@@ -16,7 +16,7 @@ func watch(pids []int, done chan struct{}) {
 		case <-time.After(time.Second):
 		}
 		for _, pid := range pids {
-			p, err := os.FindProcess(pid) // want `PL003: os.FindProcess in a loop without Release: each call holds a pidfd or process handle on linux, windows \(where this code builds\)`
+			p, err := os.FindProcess(pid) // want `PL003: os.FindProcess in a loop without Release: each call holds a pidfd or process handle on linux and windows \(where this code builds\)`
 			if err != nil {
 				continue
 			}

@@ -8,7 +8,7 @@ import (
 )
 
 func alive(p *os.Process) bool {
-	return p.Signal(nil) == nil // want `PL002: Process.Signal\(nil\) fails on every OS \(every OS where this code builds\): every process reads as dead; use safeprobe.CheckProcess`
+	return p.Signal(nil) == nil // want `PL002: Process.Signal\(nil\) fails on every OS \(os: unsupported signal type; on windows EWINDOWS\): every process reads as dead; use safeprobe.CheckProcess`
 }
 
 func check(pid int) error {
