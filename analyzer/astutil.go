@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"iter"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -243,4 +244,39 @@ func localDefinition(info *types.Info, cur inspector.Cursor, id *ast.Ident) ast.
 		return nil
 	}
 	return def
+}
+
+// paramIndex returns the index of the parameter of sig that e is (through
+// conversions), or -1.
+func paramIndex(info *types.Info, sig *types.Signature, e ast.Expr) int {
+	id, ok := unconvert(info, e).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	for i := range sig.Params().Len() {
+		if info.Uses[id] == sig.Params().At(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// funcFact returns the fact of type *T about fn: from local, the facts of
+// this package's functions, or imported with fn's package.
+func funcFact[T any, PT interface {
+	*T
+	analysis.Fact
+}](pass *analysis.Pass, local map[*types.Func]PT, fn *types.Func) PT {
+	fn = fn.Origin()
+	if f, ok := local[fn]; ok {
+		return f
+	}
+	if fn.Pkg() == pass.Pkg {
+		return nil
+	}
+	f := PT(new(T))
+	if pass.ImportObjectFact(fn, f) {
+		return f
+	}
+	return nil
 }

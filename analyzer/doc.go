@@ -13,9 +13,9 @@
 // there on macOS, Windows or a default BSD. Two rules look at the steps
 // around the probe: a signal sent to a PID read from a file, whose process
 // may be long gone and its number reused (PL007), and a PID file that,
-// left by a crash, blocks every restart (PL008). Each diagnostic names the rule,
-// what is wrong, and the OSes the file builds for, from its name suffix, its
-// //go:build line and runtime.GOOS tests around the code.
+// left by a crash, blocks every restart (PL008). Each diagnostic names the
+// rule, what is wrong, and the OSes the file builds for, from its name
+// suffix, its //go:build line and runtime.GOOS tests around the code.
 //
 // Rules:
 //

@@ -48,12 +48,17 @@ defer lock.Release()`,
 	pkg: (*runner).pidfileBlock,
 }
 
+// pidfileGuards checks one package's PID-file guards.
+type pidfileGuards struct {
+	*pidFlow
+	rule string
+}
+
 const blockAdvice = "; use safeprobe.TryAcquire, whose kernel lock dies with its holder"
 
 // pidfileBlock reports PL008 in the package.
 func (r *runner) pidfileBlock(rule string) {
-	p := r.pidFlow()
-	p.rule = rule
+	p := &pidfileGuards{pidFlow: r.pidFlow(), rule: rule}
 	ownPID := false
 	for _, s := range p.summary {
 		ownPID = ownPID || s.ownPID
@@ -115,7 +120,7 @@ func mentionsName(e ast.Expr, name string) bool {
 
 // namesPIDFile reports whether a path expression speaks of a PID file: a
 // name or constant with "pid" in it.
-func (p *pidFlow) namesPIDFile(e ast.Expr) bool {
+func (p *pidfileGuards) namesPIDFile(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -135,7 +140,7 @@ func (p *pidFlow) namesPIDFile(e ast.Expr) bool {
 // exclusiveCreate checks os.OpenFile(path, …|O_EXCL, …) (shape A) and
 // returns the function it reported, whose probes are then not reported
 // again.
-func (p *pidFlow) exclusiveCreate(d funcDecl, call *ast.CallExpr) ast.Node {
+func (p *pidfileGuards) exclusiveCreate(d funcDecl, call *ast.CallExpr) ast.Node {
 	if k := pathKey(p.info, call.Args[0]); k != nil && p.locked[k] {
 		return nil
 	}
@@ -171,7 +176,7 @@ func (p *pidFlow) exclusiveCreate(d funcDecl, call *ast.CallExpr) ast.Node {
 }
 
 // callersOf returns the package's functions that call fn.
-func (p *pidFlow) callersOf(fn *types.Func) []*types.Func {
+func (p *pidfileGuards) callersOf(fn *types.Func) []*types.Func {
 	var out []*types.Func
 	for _, d := range p.decls {
 		for c := range d.cur.Preorder((*ast.CallExpr)(nil)) {
@@ -186,7 +191,7 @@ func (p *pidFlow) callersOf(fn *types.Func) []*types.Func {
 
 // summarizeNode adds to s the summary of the code in n, with the package's
 // functions it calls; without deferred calls if noDefer.
-func (p *pidFlow) summarizeNode(s *procSummary, n ast.Node, noDefer bool) {
+func (p *pidfileGuards) summarizeNode(s *procSummary, n ast.Node, noDefer bool) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.DeferStmt:
@@ -209,7 +214,7 @@ func (p *pidFlow) summarizeNode(s *procSummary, n ast.Node, noDefer bool) {
 
 // existenceGuard checks "if _, err := os.Stat(pidfile); err == nil {
 // refuse }" (shape B).
-func (p *pidFlow) existenceGuard(d funcDecl, c inspector.Cursor, call *ast.CallExpr) {
+func (p *pidfileGuards) existenceGuard(d funcDecl, c inspector.Cursor, call *ast.CallExpr) {
 	errIdx := 1
 	var errVar *types.Var
 	switch parent := c.Parent().Node().(type) {
@@ -276,7 +281,7 @@ func existsPolarity(info *types.Info) func(c inspector.Cursor) int {
 // branchWhen returns the block of the if statement around the value at c
 // that runs when the tested fact holds: polarity(c) says whether the
 // innermost test of c is true when it holds; ! flips it, && and || keep it.
-func (p *pidFlow) branchWhen(c inspector.Cursor, polarity func(inspector.Cursor) int) *ast.BlockStmt {
+func (p *pidfileGuards) branchWhen(c inspector.Cursor, polarity func(inspector.Cursor) int) *ast.BlockStmt {
 	pol := polarity(c)
 	if pol == 0 {
 		return nil
@@ -319,7 +324,7 @@ func (p *pidFlow) branchWhen(c inspector.Cursor, polarity func(inspector.Cursor)
 
 // refuses reports whether a block ends the start with an error: it returns
 // a non-nil error, exits with a non-zero status, or calls log.Fatal.
-func (p *pidFlow) refuses(d funcDecl, b *ast.BlockStmt) bool {
+func (p *pidfileGuards) refuses(d funcDecl, b *ast.BlockStmt) bool {
 	if b == nil || len(b.List) == 0 {
 		return false
 	}
@@ -348,7 +353,7 @@ func (p *pidFlow) refuses(d funcDecl, b *ast.BlockStmt) bool {
 
 // livenessGuard checks a probe of a PID read from storage whose "alive"
 // answer refuses the start (shape C).
-func (p *pidFlow) livenessGuard(d funcDecl, c inspector.Cursor) {
+func (p *pidfileGuards) livenessGuard(d funcDecl, c inspector.Cursor) {
 	call := c.Node().(*ast.CallExpr)
 	pid, errResult, ok := p.blindProbe(call)
 	if !ok || p.origin(d.fn, pid) == nil {
@@ -397,7 +402,7 @@ func (p *pidFlow) livenessGuard(d funcDecl, c inspector.Cursor) {
 
 // blindProbe returns the PID a liveness probe asks about, and whether its
 // answer is an error (nil: alive) rather than a bool.
-func (p *pidFlow) blindProbe(call *ast.CallExpr) (pid ast.Expr, errResult, ok bool) {
+func (p *pidfileGuards) blindProbe(call *ast.CallExpr) (pid ast.Expr, errResult, ok bool) {
 	fn := callee(p.info, call)
 	if fn == nil {
 		return nil, false, false

@@ -103,7 +103,6 @@ type pidFlow struct {
 	// active: the package reads files, signals, or calls a function
 	// with a fact; else there is nothing to follow.
 	active bool
-	rule   string // the rule reporting (PL008's guards)
 }
 
 type funcDecl struct {
@@ -677,33 +676,11 @@ func (p *pidFlow) kernelPath(e ast.Expr) bool {
 }
 
 func (p *pidFlow) storedFact(fn *types.Func) *storedPIDFact {
-	fn = fn.Origin()
-	if f, ok := p.stored[fn]; ok {
-		return f
-	}
-	if fn.Pkg() == p.r.pass.Pkg {
-		return nil
-	}
-	f := new(storedPIDFact)
-	if p.r.pass.ImportObjectFact(fn, f) {
-		return f
-	}
-	return nil
+	return funcFact(p.r.pass, p.stored, fn)
 }
 
 func (p *pidFlow) signalsFact(fn *types.Func) *signalsPIDFact {
-	fn = fn.Origin()
-	if f, ok := p.signals[fn]; ok {
-		return f
-	}
-	if fn.Pkg() == p.r.pass.Pkg {
-		return nil
-	}
-	f := new(signalsPIDFact)
-	if p.r.pass.ImportObjectFact(fn, f) {
-		return f
-	}
-	return nil
+	return funcFact(p.r.pass, p.signals, fn)
 }
 
 // exportFacts finds whether the function returns a stored PID or signals
@@ -811,20 +788,10 @@ func hasPIDField(t types.Type) bool {
 // paramOf returns the index of the parameter e is (through conversions and
 // a minus sign), or -1.
 func paramOf(info *types.Info, sig *types.Signature, e ast.Expr) int {
-	e = unconvert(info, e)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.SUB {
-		e = unconvert(info, u.X)
+	if u, ok := unconvert(info, e).(*ast.UnaryExpr); ok && u.Op == token.SUB {
+		e = u.X // a process group
 	}
-	id, ok := e.(*ast.Ident)
-	if !ok {
-		return -1
-	}
-	for i := range sig.Params().Len() {
-		if info.Uses[id] == sig.Params().At(i) {
-			return i
-		}
-	}
-	return -1
+	return paramIndex(info, sig, e)
 }
 
 // A pidSink is a real signal sent to a PID.

@@ -68,18 +68,7 @@ func (*hasWrappersFact) String() string { return "has wrappers" }
 
 // wrapperOf returns the fact of fn, from this package or an imported one.
 func (r *runner) wrapperOf(fn *types.Func) *wrapperFact {
-	fn = fn.Origin()
-	if f, ok := r.wrappers[fn]; ok {
-		return f
-	}
-	if fn.Pkg() == r.pass.Pkg {
-		return nil
-	}
-	f := new(wrapperFact)
-	if r.pass.ImportObjectFact(fn, f) {
-		return f
-	}
-	return nil
+	return funcFact(r.pass, r.wrappers, fn)
 }
 
 // findWrappers finds the package's wrapper functions, exports their facts
@@ -142,18 +131,7 @@ func wrapperFactOf(info *types.Info, fn *types.Func, cur inspector.Cursor, looku
 	default:
 		return nil
 	}
-	paramIndex := func(e ast.Expr) int {
-		id, ok := unconvert(info, e).(*ast.Ident)
-		if !ok {
-			return -1
-		}
-		for i := range sig.Params().Len() {
-			if info.Uses[id] == sig.Params().At(i) {
-				return i
-			}
-		}
-		return -1
-	}
+	paramIndex := func(e ast.Expr) int { return paramIndex(info, sig, e) }
 	fd := cur.Node().(*ast.FuncDecl)
 	for c := range cur.Child(fd.Body).Preorder((*ast.CallExpr)(nil)) {
 		if _, inDecl := enclosingDecl(c); !inDecl {
