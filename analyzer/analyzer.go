@@ -120,8 +120,12 @@ func (c *config) run(pass *analysis.Pass) (any, error) {
 			r.call(cur)
 		}
 		for i := range Rules {
-			if check := Rules[i].pkg; check != nil {
-				check(r, Rules[i].ID)
+			// A disabled package-wide rule costs nothing (its work is all
+			// its own) unless a //pidlint:ignore names it: a directive
+			// must still find what it suppresses.
+			id := Rules[i].ID
+			if check := Rules[i].pkg; check != nil && (!slices.Contains(c.disable, id) || r.ignoresRule(id)) {
+				check(r, id)
 			}
 		}
 	}

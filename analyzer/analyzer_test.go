@@ -229,3 +229,19 @@ func TestVendoredSafeprobe(t *testing.T) {
 	a := analyzer.New(analyzer.Config{SafeprobePath: "example.com/m/internal/pidlintsafeprobe"})
 	analysistest.RunWithSuggestedFixes(t, testdata, a, "example.com/m/daemon")
 }
+
+// TestDisablePackageRule: a disabled PL007 is not computed, but a
+// //pidlint:ignore PL007 still finds the finding it suppresses.
+func TestDisablePackageRule(t *testing.T) {
+	for _, disable := range []string{"", "PL007,PL008"} {
+		a := analyzer.New()
+		if err := a.Flags.Set("disable", disable); err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range analysistest.Run(discard{}, testdata, a, "signalstaleignore") {
+			for _, d := range res.Diagnostics {
+				t.Errorf("-disable=%s: %s", disable, d.Message)
+			}
+		}
+	}
+}

@@ -75,6 +75,20 @@ func (r *runner) report() {
 	}
 }
 
+// ignoresRule reports whether a //pidlint:ignore of the package names rule.
+func (r *runner) ignoresRule(rule string) bool {
+	for _, f := range r.pass.Files {
+		for _, group := range f.Comments {
+			for _, c := range group.List {
+				if strings.HasPrefix(c.Text, ignorePrefix) && strings.Contains(strings.ToUpper(c.Text), rule) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func (r *runner) suppressed(fs *fileState, ds []*ignoreDirective, f *finding) bool {
 	line := fs.tf.Line(f.pos)
 	for _, d := range ds {
