@@ -51,14 +51,15 @@ defer lock.Release()`,
 // pidfileGuards checks one package's PID-file guards.
 type pidfileGuards struct {
 	*pidFlow
-	rule string
+	rule         string
+	probesStored map[*types.Func]bool // see readsAndProbes
 }
 
 const blockAdvice = "; use safeprobe.TryAcquire, whose kernel lock dies with its holder"
 
 // pidfileBlock reports PL008 in the package.
 func (r *runner) pidfileBlock(rule string) {
-	p := &pidfileGuards{pidFlow: r.pidFlow(), rule: rule}
+	p := &pidfileGuards{pidFlow: r.pidFlow(), rule: rule, probesStored: map[*types.Func]bool{}}
 	ownPID := false
 	for _, s := range p.summary {
 		ownPID = ownPID || s.ownPID
@@ -331,11 +332,23 @@ func (p *pidfileGuards) refuses(d funcDecl, b *ast.BlockStmt) bool {
 	switch s := b.List[len(b.List)-1].(type) {
 	case *ast.ReturnStmt:
 		res := d.fn.Signature().Results()
-		if res.Len() == 0 || len(s.Results) != res.Len() {
+		if res.Len() == 0 || !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
 			return false
 		}
-		last := s.Results[len(s.Results)-1]
-		return types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) && !isNil(p.info, last)
+		if len(s.Results) == res.Len() {
+			return !isNil(p.info, s.Results[len(s.Results)-1])
+		}
+		// A bare return of a named error set just before:
+		// err = fmt.Errorf("already running"); return
+		errVar := res.At(res.Len() - 1)
+		for _, st := range b.List[:len(b.List)-1] {
+			if a, ok := st.(*ast.AssignStmt); ok && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+				if id, ok := a.Lhs[0].(*ast.Ident); ok && p.info.ObjectOf(id) == errVar && !isNil(p.info, a.Rhs[0]) {
+					return true
+				}
+			}
+		}
+		return false
 	case *ast.ExprStmt:
 		call, ok := s.X.(*ast.CallExpr)
 		if !ok {
@@ -356,7 +369,7 @@ func (p *pidfileGuards) refuses(d funcDecl, b *ast.BlockStmt) bool {
 func (p *pidfileGuards) livenessGuard(d funcDecl, c inspector.Cursor) {
 	call := c.Node().(*ast.CallExpr)
 	pid, errResult, ok := p.blindProbe(call)
-	if !ok || p.origin(d.fn, pid) == nil {
+	if !ok || pid != nil && p.origin(d.fn, pid) == nil {
 		return
 	}
 	// alive: +1 when a true test of the result at u means alive.
@@ -400,7 +413,33 @@ func (p *pidfileGuards) livenessGuard(d funcDecl, c inspector.Cursor) {
 	}
 }
 
-// blindProbe returns the PID a liveness probe asks about, and whether its
+// readsAndProbes reports whether fn is a function of this package that
+// answers "alive?" with a bool (its first result) by reading a PID from
+// storage and probing it, with no identity check: daemonRunning(pidFile).
+func (p *pidfileGuards) readsAndProbes(fn *types.Func) bool {
+	fn = fn.Origin()
+	if v, ok := p.probesStored[fn]; ok {
+		return v
+	}
+	p.probesStored[fn] = false // no recursion
+	res := fn.Signature().Results()
+	d, ok := p.declOf(fn)
+	if !ok || res.Len() == 0 || !types.Identical(res.At(0).Type(), types.Typ[types.Bool]) ||
+		livenessPolarity(fn.Name()) <= 0 || p.summary[fn].verifies {
+		return false
+	}
+	for c := range d.cur.Preorder((*ast.CallExpr)(nil)) {
+		call := c.Node().(*ast.CallExpr)
+		if pid, _, ok := p.blindProbe(call); ok && (pid == nil || p.origin(fn, pid) != nil) {
+			p.probesStored[fn] = true
+			return true
+		}
+	}
+	return false
+}
+
+// blindProbe returns the PID a liveness probe asks about (nil when the
+// callee reads it itself), and whether its
 // answer is an error (nil: alive) rather than a bool.
 func (p *pidfileGuards) blindProbe(call *ast.CallExpr) (pid ast.Expr, errResult, ok bool) {
 	fn := callee(p.info, call)
@@ -422,6 +461,9 @@ func (p *pidfileGuards) blindProbe(call *ast.CallExpr) (pid ast.Expr, errResult,
 		return call.Args[len(call.Args)-1], false, true
 	}
 	sig := fn.Signature()
+	if p.readsAndProbes(fn) {
+		return nil, false, true // isRunning(pidFile): reads the PID itself
+	}
 	if sig.Results().Len() != 1 || livenessPolarity(fn.Name()) <= 0 {
 		return nil, false, false
 	}

@@ -304,6 +304,42 @@ func badStateFileRefuses(stateFile string) error {
 	return os.WriteFile(stateFile, data, 0o644)
 }
 
+// A helper reads the file and probes; the start refuses on its answer,
+// through a named error and a bare return.
+func daemonRunning(pidFile string) (bool, error) {
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		return false, err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		return false, err
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false, nil
+	}
+	return p.Signal(syscall.Signal(0)) == nil, nil // want `PL002: Process.Signal\(0\) always fails on windows`
+}
+
+func badHelperNamedResult(pidFile string) (err error) {
+	running, _ := daemonRunning(pidFile) // want `PL008: start refused while a probe says`
+	if running {
+		err = fmt.Errorf("%s: daemon already running", pidFile)
+		return
+	}
+	return os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)
+}
+
+// The same helper answers a status command: no refusal.
+func goodHelperStatus(pidFile string) {
+	if running, _ := daemonRunning(pidFile); running {
+		fmt.Println("running")
+		return
+	}
+	fmt.Println("stopped")
+}
+
 // Known misses, kept to measure recall honestly.
 
 // O_EXCL through the syscall package.
