@@ -37,9 +37,14 @@
 // Flags: -strict also reports every raw probe that bypasses safeprobe
 // (category raw-probe), for code that routes all probes through it;
 // -safeprobe=path names a vendored copy for the fixes; -disable=PL004,…
-// turns rules off. A finding is suppressed by "//pidlint:ignore PL00N
+// turns rules off, named by ID or name. A finding is suppressed by "//pidlint:ignore PL00N
 // reason" on its line or the line above; an ignore that suppresses
 // nothing is reported.
+//
+// A diagnostic's Category is its rule's ID, or raw-probe for a -strict
+// finding, whose URL then names the rule's section in docs/rules.md;
+// RuleOf reads either. Drivers that configure pidlint in code call New,
+// and check rule lists from users with ParseRules.
 //
 // Files that do not build on the host (a //go:build windows file on Linux)
 // get the checks that need no type information: Process.Signal(0) in a file
