@@ -90,16 +90,17 @@ func (s *procSummary) or(o *procSummary) bool {
 
 // pidFlow is the taint of one package.
 type pidFlow struct {
-	r       *runner
-	info    *types.Info
-	decls   []funcDecl
-	vars    map[*types.Var]*pidOrigin
-	fields  map[*types.Var]*pidOrigin
-	mixed   map[*types.Var]bool // fields also given values not from storage
-	stored  map[*types.Func]*storedPIDFact
-	signals map[*types.Func]*signalsPIDFact
-	summary map[*types.Func]*procSummary
-	locked  map[any]bool // keys of paths passed to safeprobe's lock API
+	r         *runner
+	info      *types.Info
+	decls     []funcDecl
+	declIndex map[*types.Func]int
+	vars      map[*types.Var]*pidOrigin
+	fields    map[*types.Var]*pidOrigin
+	mixed     map[*types.Var]bool // fields also given values not from storage
+	stored    map[*types.Func]*storedPIDFact
+	signals   map[*types.Func]*signalsPIDFact
+	summary   map[*types.Func]*procSummary
+	locked    map[any]bool // keys of paths passed to safeprobe's lock API
 	// active: the package reads files, signals, or calls a function
 	// with a fact; else there is nothing to follow.
 	active bool
@@ -123,7 +124,7 @@ func (r *runner) pidFlow() *pidFlow {
 		r: r, info: r.pass.TypesInfo,
 		vars: map[*types.Var]*pidOrigin{}, fields: map[*types.Var]*pidOrigin{}, mixed: map[*types.Var]bool{},
 		stored: map[*types.Func]*storedPIDFact{}, signals: map[*types.Func]*signalsPIDFact{},
-		summary: map[*types.Func]*procSummary{}, locked: map[any]bool{},
+		summary: map[*types.Func]*procSummary{}, locked: map[any]bool{}, declIndex: map[*types.Func]int{},
 	}
 	r.flow = p
 	for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
@@ -138,6 +139,7 @@ func (r *runner) pidFlow() *pidFlow {
 	for cur := range r.in.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := cur.Node().(*ast.FuncDecl)
 		if fn, ok := p.info.Defs[fd.Name].(*types.Func); ok && fd.Body != nil {
+			p.declIndex[fn] = len(p.decls)
 			p.decls = append(p.decls, funcDecl{fn, cur})
 		}
 	}
@@ -179,12 +181,11 @@ func (p *pidFlow) interesting(fn *types.Func) bool {
 
 // declOf returns the declaration of fn in this package.
 func (p *pidFlow) declOf(fn *types.Func) (funcDecl, bool) {
-	for _, d := range p.decls {
-		if d.fn == fn {
-			return d, true
-		}
+	i, ok := p.declIndex[fn]
+	if !ok {
+		return funcDecl{}, false
 	}
-	return funcDecl{}, false
+	return p.decls[i], true
 }
 
 // summarize fills p.summary and p.locked, then closes the summaries over
@@ -585,7 +586,7 @@ func (p *pidFlow) callOrigin(in *types.Func, call *ast.CallExpr) *pidOrigin {
 	}
 	switch {
 	case isPkgFunc(fn, "os", "ReadFile", "Open", "OpenFile") || isPkgFunc(fn, "io/ioutil", "ReadFile"):
-		if len(call.Args) == 0 || p.kernelPath(call.Args[0]) {
+		if len(call.Args) == 0 || p.kernelPath(in, call.Args[0], 0) {
 			return nil
 		}
 		return &pidOrigin{source: "a file", readIn: in, read: call, path: call.Args[0]}
@@ -653,20 +654,32 @@ func (p *pidFlow) fill(in *types.Func, call *ast.CallExpr) {
 }
 
 // kernelPath reports whether a path names what the kernel lists now
-// (/proc, cgroup.procs, /sys), not storage.
-func (p *pidFlow) kernelPath(e ast.Expr) bool {
+// (/proc, cgroup.procs, /sys), not storage: by its strings and constants,
+// the names it is built from (procRoot, hostProc(…), cgroupDir), and the
+// one value a local variable in it is given.
+func (p *pidFlow) kernelPath(in *types.Func, e ast.Expr, depth int) bool {
+	kernel := func(s string) bool {
+		return strings.Contains(s, "/proc") || strings.Contains(s, "cgroup") || strings.Contains(s, "/sys/")
+	}
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			if strings.Contains(lit.Value, "/proc") || strings.Contains(lit.Value, "cgroup") || strings.Contains(lit.Value, "/sys/") {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			found = found || n.Kind == token.STRING && kernel(n.Value)
+		case *ast.Ident:
+			name := strings.ToLower(n.Name)
+			if (strings.Contains(name, "proc") || strings.Contains(name, "cgroup")) && !strings.Contains(name, "pid") {
 				found = true
+				break
 			}
-		}
-		if id, ok := n.(*ast.Ident); ok {
-			if c, ok := p.info.Uses[id].(*types.Const); ok {
-				v := c.Val().String()
-				if strings.Contains(v, "/proc") || strings.Contains(v, "cgroup") {
-					found = true
+			switch obj := p.info.Uses[n].(type) {
+			case *types.Const:
+				found = found || kernel(obj.Val().String())
+			case *types.Var:
+				if d, ok := p.declOf(in); ok && depth < 3 {
+					if def := localDefinition(p.info, d.cur, n); def != nil {
+						found = found || p.kernelPath(in, def, depth+1)
+					}
 				}
 			}
 		}

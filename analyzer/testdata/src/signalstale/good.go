@@ -254,3 +254,33 @@ func goodSignalFromConfig(path string, cmd *exec.Cmd) error {
 func goodWriteOnly(pidFile string) error {
 	return os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)
 }
+
+var procRoot = "/proc"
+
+// The parent's PID from /proc/<pid>/status, through a path variable.
+func goodProcStatusVar(pid int) error {
+	statusPath := filepath.Join(procRoot, strconv.Itoa(pid), "status")
+	data, err := os.ReadFile(statusPath)
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "PPid:"); ok {
+			ppid, _ := strconv.Atoi(strings.TrimSpace(v))
+			return syscall.Kill(ppid, syscall.SIGCHLD)
+		}
+	}
+	return nil
+}
+
+// The same through a helper that names the /proc path.
+func hostProc(parts ...string) string { return filepath.Join(append([]string{"/proc"}, parts...)...) }
+
+func goodHostProc(pid int) error {
+	data, err := os.ReadFile(hostProc(strconv.Itoa(pid), "status"))
+	if err != nil {
+		return err
+	}
+	ppid, _ := strconv.Atoi(strings.Fields(string(data))[1])
+	return syscall.Kill(ppid, syscall.SIGCHLD)
+}
