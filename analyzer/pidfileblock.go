@@ -470,7 +470,9 @@ func (p *pidfileGuards) blindProbe(call *ast.CallExpr) (pid ast.Expr, errResult,
 	if s := p.summary[fn.Origin()]; fn.Pkg() == p.r.pass.Pkg && (s == nil || !s.blindProbe || s.verifies) {
 		return nil, false, false
 	}
-	if w := p.r.wrapperOf(fn); fn.Pkg() != p.r.pass.Pkg && w == nil {
+	// Another package's alive(pid) bool: a PID alone cannot say whose the
+	// process is, so it is reuse-blind whatever it asks.
+	if fn.Pkg() != p.r.pass.Pkg && p.r.wrapperOf(fn) == nil && (sig.Params().Len() != 1 || !takesInt(fn)) {
 		return nil, false, false
 	}
 	if !types.Identical(sig.Results().At(0).Type().Underlying(), types.Typ[types.Bool]) {
