@@ -101,6 +101,10 @@ type pidFlow struct {
 	signals   map[*types.Func]*signalsPIDFact
 	summary   map[*types.Func]*procSummary
 	locked    map[any]bool // keys of paths passed to safeprobe's lock API
+	// starts: functions that start a process themselves (not through
+	// a callee); ownPIDVars: variables that hold the own PID.
+	starts     map[*types.Func]bool
+	ownPIDVars map[*types.Var]bool
 	// active: the package reads files, signals, or calls a function
 	// with a fact; else there is nothing to follow.
 	active bool
@@ -125,6 +129,7 @@ func (r *runner) pidFlow() *pidFlow {
 		vars: map[*types.Var]*pidOrigin{}, fields: map[*types.Var]*pidOrigin{}, mixed: map[*types.Var]bool{},
 		stored: map[*types.Func]*storedPIDFact{}, signals: map[*types.Func]*signalsPIDFact{},
 		summary: map[*types.Func]*procSummary{}, locked: map[any]bool{}, declIndex: map[*types.Func]int{},
+		starts: map[*types.Func]bool{}, ownPIDVars: map[*types.Var]bool{},
 	}
 	r.flow = p
 	for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
@@ -193,6 +198,20 @@ func (p *pidFlow) declOf(fn *types.Func) (funcDecl, bool) {
 func (p *pidFlow) summarize() {
 	calls := map[*types.Func][]*types.Func{}
 	for _, d := range p.decls {
+		for c := range d.cur.Preorder((*ast.AssignStmt)(nil)) {
+			a := c.Node().(*ast.AssignStmt)
+			if len(a.Lhs) == len(a.Rhs) {
+				for i, lhs := range a.Lhs {
+					if id, ok := lhs.(*ast.Ident); ok && p.mentionsOwnPID(a.Rhs[i:i+1]) {
+						if v, ok := p.info.ObjectOf(id).(*types.Var); ok {
+							p.ownPIDVars[v] = true // self, _ := safeprobe.Lookup(os.Getpid())
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, d := range p.decls {
 		s := new(procSummary)
 		p.summary[d.fn] = s
 		for c := range d.cur.Preorder((*ast.CallExpr)(nil), (*ast.BasicLit)(nil), (*ast.SelectorExpr)(nil)) {
@@ -215,6 +234,9 @@ func (p *pidFlow) summarize() {
 			}
 			if fn.Pkg() == p.r.pass.Pkg {
 				calls[d.fn] = append(calls[d.fn], fn.Origin())
+			}
+			if startsProcess(fn) {
+				p.starts[d.fn] = true
 			}
 			p.classifyCall(s, call, fn)
 		}
@@ -266,6 +288,9 @@ func (p *pidFlow) isSafeprobe(fn *types.Func) bool {
 func (p *pidFlow) classifyCall(s *procSummary, call *ast.CallExpr, fn *types.Func) {
 	name := strings.ToLower(fn.Name())
 	recv := recvTypeName(fn)
+	if isWrite(fn) && p.mentionsOwnPID(call.Args) {
+		s.ownPID = true // fmt.Fprintf(f, "%d", os.Getpid())
+	}
 	switch {
 	case p.isSafeprobe(fn):
 		switch fn.Name() {
@@ -299,8 +324,6 @@ func (p *pidFlow) classifyCall(s *procSummary, call *ast.CallExpr, fn *types.Fun
 		s.locks, s.verifies = true, true
 	case isPkgFunc(fn, "os", "Remove", "RemoveAll", "Rename") || isPkgFunc(fn, syscallPath, "Unlink") || isPkgFunc(fn, unixPath, "Unlink"):
 		s.removes = true
-	case isPkgFunc(fn, "os", "Getpid") || isPkgFunc(fn, syscallPath, "Getpid") || isPkgFunc(fn, unixPath, "Getpid"):
-		s.ownPID = true
 	case isPkgFunc(fn, syscallPath, "Kill") || isPkgFunc(fn, unixPath, "Kill"):
 		if len(call.Args) == 2 && isZero(p.info, call.Args[1]) {
 			s.blindProbe = true
@@ -334,6 +357,49 @@ func (p *pidFlow) classifyCall(s *procSummary, call *ast.CallExpr, fn *types.Fun
 			s.blindProbe = true // procutil.IsRunning(pid)
 		}
 	}
+}
+
+// isWrite reports whether fn writes its arguments to a file or stream.
+func isWrite(fn *types.Func) bool {
+	switch {
+	case isPkgFunc(fn, "fmt", "Fprint", "Fprintf", "Fprintln"), isPkgFunc(fn, "os", "WriteFile"),
+		isPkgFunc(fn, "io/ioutil", "WriteFile"), isPkgFunc(fn, "io", "WriteString"):
+		return true
+	}
+	n := fn.Name()
+	return fn.Signature().Recv() != nil && (n == "Write" || n == "WriteString" || n == "WriteAt" || n == "Encode")
+}
+
+// mentionsOwnPID reports whether the arguments hold os.Getpid(), in place
+// or through a local variable given it (pid := os.Getpid()).
+func (p *pidFlow) mentionsOwnPID(args []ast.Expr) bool {
+	found := false
+	for _, a := range args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				fn := callee(p.info, n)
+				found = found || isPkgFunc(fn, "os", "Getpid") || isPkgFunc(fn, syscallPath, "Getpid") || isPkgFunc(fn, unixPath, "Getpid")
+			case *ast.Ident:
+				if v, ok := p.info.Uses[n].(*types.Var); ok && p.ownPIDVars[v] {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// startsProcess reports whether fn starts a process: exec.Cmd's Start,
+// Run and Output, os.StartProcess, syscall.ForkExec, or a runtime's
+// Exec/Create/Start method.
+func startsProcess(fn *types.Func) bool {
+	switch fn.Name() {
+	case "Start", "Run", "Output", "CombinedOutput", "StartProcess", "ForkExec", "Exec", "Create":
+		return fn.Signature().Recv() != nil || isPkgFunc(fn, "os", "StartProcess") || isPkgFunc(fn, syscallPath, "ForkExec") || isPkgFunc(fn, unixPath, "ForkExec")
+	}
+	return false
 }
 
 // recvTypeName is the name of a method's receiver type, or "".
@@ -603,7 +669,7 @@ func (p *pidFlow) callOrigin(in *types.Func, call *ast.CallExpr) *pidOrigin {
 		return nil
 	}
 	if f := p.storedFact(fn); f != nil {
-		return &pidOrigin{source: f.Source, checked: f.Checked}
+		return &pidOrigin{source: f.Source, checked: f.Checked, readIn: in}
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
 		if o := p.origin(in, sel.X); o != nil {

@@ -276,3 +276,16 @@ func goodFcntlLock(pidFile string) (*os.File, error) {
 	fmt.Fprintf(f, "%d\n", os.Getpid())
 	return f, nil
 }
+
+// A mount point with a random name, created exclusively; the own PID only
+// names a /proc path, it is not written.
+func goodExclusiveMountPoint(baseDir, name string) (string, error) {
+	target := filepath.Join(baseDir, name)
+	f, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	src := fmt.Sprintf("/proc/%d/ns/net", os.Getpid())
+	return src, nil
+}

@@ -284,3 +284,31 @@ func goodHostProc(pid int) error {
 	ppid, _ := strconv.Atoi(strings.Fields(string(data))[1])
 	return syscall.Kill(ppid, syscall.SIGCHLD)
 }
+
+// A runtime shim runs "runtime exec --pid-file", reads the PID the runtime
+// wrote for the process it started, and later signals it: a descendant it
+// reaps, not a stale number.
+type execProcess struct {
+	pid     int
+	pidFile string
+}
+
+func (e *execProcess) start(cmd *exec.Cmd) error {
+	cmd.Args = append(cmd.Args, "--pid-file", e.pidFile)
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(e.pidFile)
+	if err != nil {
+		return err
+	}
+	e.pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
+	return err
+}
+
+func (e *execProcess) goodKill(sig syscall.Signal) error { // want goodKill:"kill wrapper\\(sig=0, pid=-1, error\\)"
+	if e.pid == 0 {
+		return errors.New("not started")
+	}
+	return syscall.Kill(e.pid, sig)
+}
