@@ -67,7 +67,7 @@ func (r *runner) pidfileBlock(rule string) {
 	if !ownPID {
 		return // no PID file of its own to guard with
 	}
-	var handled []ast.Node // O_EXCL error branches already reported
+	var handled []ast.Node // functions whose O_EXCL create is reported: their probes are part of it
 	for _, d := range p.decls {
 		if p.summary[d.fn].locks {
 			continue
