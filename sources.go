@@ -16,6 +16,32 @@ import (
 //go:embed safeprobe/*.go
 var safeprobeFS embed.FS
 
+//go:embed go.mod
+var goMod string
+
+// GoVersion is the go directive of this module's go.mod: the language
+// version safeprobe is written and tested for.
+func GoVersion() string {
+	for line := range strings.Lines(goMod) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// Requires returns the version of module path that this module's go.mod
+// requires (safeprobe builds and is tested with it), or "" if none.
+func Requires(path string) string {
+	for line := range strings.Lines(goMod) {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) >= 2 && f[0] == path {
+			return f[1]
+		}
+	}
+	return ""
+}
+
 // SafeprobeSources returns the Go files of package safeprobe, without its
 // tests, by file name.
 func SafeprobeSources() (map[string][]byte, error) {

@@ -2,6 +2,7 @@ package pidlint
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,5 +48,30 @@ func TestSafeprobeSources(t *testing.T) {
 		if !bytes.Equal(b, disk) {
 			t.Errorf("embedded %s differs from safeprobe/%s", name, name)
 		}
+	}
+}
+
+func TestGoMod(t *testing.T) {
+	out, err := exec.Command("go", "mod", "edit", "-json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mod struct {
+		Go      string
+		Require []struct{ Path, Version string }
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		t.Fatal(err)
+	}
+	if got := GoVersion(); got != mod.Go || got == "" {
+		t.Errorf("GoVersion() = %q, go.mod says %q", got, mod.Go)
+	}
+	for _, r := range mod.Require {
+		if got := Requires(r.Path); got != r.Version {
+			t.Errorf("Requires(%q) = %q, go.mod says %q", r.Path, got, r.Version)
+		}
+	}
+	if got := Requires("example.com/none"); got != "" {
+		t.Errorf("Requires of a module go.mod does not name = %q", got)
 	}
 }

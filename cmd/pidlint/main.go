@@ -34,6 +34,15 @@ func main() {
 	if len(args) >= 1 && (args[0] == "-explain" || args[0] == "--explain") {
 		os.Exit(explain(args[1:]))
 	}
+	if rel, ok, sp, rest := takeVendorFlag(args); ok {
+		path, err := runVendor("", rel, sp, os.Stderr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "pidlint: %v\n", err)
+			os.Exit(exitError)
+		}
+		args = append([]string{"-safeprobe=" + path}, rest...)
+		os.Args = append(os.Args[:1], args...) // singlechecker reads os.Args
+	}
 	if wantsDriver(args) {
 		d := &driver{stdout: os.Stdout, stderr: os.Stderr}
 		os.Exit(d.run(args))
