@@ -33,7 +33,7 @@ const (
 )
 
 // driverFlags are the flags that select this driver over singlechecker.
-var driverFlags = []string{"format", "new-from-rev"}
+var driverFlags = []string{"format", "new-from-rev", "baseline", "write-baseline"}
 
 // wantsDriver reports whether args use a flag that only this driver has.
 func wantsDriver(args []string) bool {
@@ -91,7 +91,8 @@ type edit struct {
 type report struct {
 	root     string // the directory file names are made relative to
 	findings []finding
-	errors   []string // load and analysis errors
+	errors   []string        // load and analysis errors
+	files    map[string]bool // the files analyzed, relative to root
 }
 
 // formatValue is the -format flag.
@@ -140,6 +141,8 @@ func (d *driver) run(args []string) int {
 	fs.Var(&format, "format", "output format: sarif, github or text")
 	newFromRev := fs.String("new-from-rev", "", "report only findings on lines added or changed since this git revision")
 	tests := fs.Bool("test", true, "also analyze test files")
+	baselineName := fs.String("baseline", "", "report only findings not recorded in this baseline file")
+	writeBaselineName := fs.String("write-baseline", "", "record the findings in this baseline file and exit 0")
 	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -162,7 +165,16 @@ func (d *driver) run(args []string) int {
 		return exitError
 	}
 
-	// Read the changes first: a bad revision fails fast, before loading.
+	// Read the baseline and the changes first: a corrupt baseline or a bad
+	// revision fails fast, before loading.
+	var base *baseline
+	if *baselineName != "" {
+		var err error
+		if base, err = readBaseline(*baselineName); err != nil {
+			fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+			return exitError
+		}
+	}
 	var changed *changes
 	if revSet {
 		var err error
@@ -186,6 +198,27 @@ func (d *driver) run(args []string) int {
 	}
 	for _, e := range rep.errors {
 		fmt.Fprintf(d.stderr, "pidlint: %s\n", e)
+	}
+	if *writeBaselineName != "" {
+		if len(rep.errors) > 0 {
+			fmt.Fprintf(d.stderr, "pidlint: not writing baseline %s: some packages failed to load or analyze\n", *writeBaselineName)
+			return exitError
+		}
+		if err := writeBaseline(*writeBaselineName, rep.root, rep.findings); err != nil {
+			fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintf(d.stderr, "pidlint: wrote %d findings to baseline %s\n", len(rep.findings), *writeBaselineName)
+		return exitClean
+	}
+	if base != nil {
+		fresh, stale, err := base.filter(rep.root, rep.findings, func(file string) bool { return rep.files[file] })
+		if err != nil {
+			fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+			return exitError
+		}
+		rep.findings = fresh
+		base.printStale(d.stderr, stale)
 	}
 	switch format {
 	case "sarif":
@@ -226,7 +259,14 @@ func (d *driver) analyze(a *analysis.Analyzer, patterns []string, tests bool, ro
 	if root == "" {
 		root = d.root(pkgs)
 	}
-	rep := &report{root: root}
+	rep := &report{root: root, files: make(map[string]bool)}
+	for _, p := range pkgs {
+		for _, name := range slices.Concat(p.CompiledGoFiles, p.IgnoredFiles) {
+			if rel := relPath(root, name); rel != "" {
+				rep.files[rel] = true
+			}
+		}
+	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
 			if e.Pos == "" || e.Pos == "-" {
