@@ -241,3 +241,45 @@ func (c sourceCache) read(name string) ([]byte, error) {
 	c[name] = b
 	return b, nil
 }
+
+// writeBaseline records the run's findings in -write-baseline's file. A
+// run with errors writes nothing: its findings are incomplete.
+func (d *driver) writeBaseline(opts *options, rep *report) int {
+	if len(rep.errors) > 0 {
+		fmt.Fprintf(d.stderr, "pidlint: not writing baseline %s: some packages failed to load or analyze\n", opts.writeBaseline)
+		return exitError
+	}
+	if err := writeBaseline(opts.writeBaseline, rep.root, rep.findings); err != nil {
+		fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(d.stderr, "pidlint: wrote %d findings to baseline %s\n", len(rep.findings), opts.writeBaseline)
+	return exitClean
+}
+
+// applyBaseline leaves in rep the findings base does not hold, and reports
+// base's stale entries: those in a package the run analyzed (or in a file
+// gone) whose finding is no longer there.
+func (d *driver) applyBaseline(base *baseline, opts *options, rep *report) error {
+	var dirs map[string]bool // the analyzed packages' directories, listed when needed
+	analyzed := func(file string) bool {
+		if dirs == nil {
+			dirs = make(map[string]bool)
+			pkgs, err := d.listPackages(opts.goos[0], opts.patterns)
+			if err != nil {
+				return false
+			}
+			for _, p := range pkgs {
+				dirs[canonical(p.Dir)] = true
+			}
+		}
+		return dirs[canonical(filepath.Dir(joinRoot(rep.root, file)))]
+	}
+	fresh, stale, err := base.filter(rep.root, rep.findings, analyzed)
+	if err != nil {
+		return err
+	}
+	rep.findings = fresh
+	base.printStale(d.stderr, stale)
+	return nil
+}

@@ -7,7 +7,9 @@ import (
 	"testing"
 )
 
-func TestWantsDriver(t *testing.T) {
+// TestVetToolCall checks which command lines are go vet's or go fix's
+// calls of a vet tool (handled by unitchecker) and which the driver's.
+func TestVetToolCall(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want bool
@@ -15,17 +17,16 @@ func TestWantsDriver(t *testing.T) {
 		{[]string{"./..."}, false},
 		{[]string{"-fix", "./..."}, false},
 		{[]string{"-json", "-strict", "./..."}, false},
-		{[]string{"-V=full"}, false},
-		{[]string{"-flags"}, false},
-		{[]string{"/tmp/x/vet.cfg"}, false},
-		{[]string{"-format=sarif", "./..."}, true},
-		{[]string{"--format", "github", "./..."}, true},
-		{[]string{"-strict", "-new-from-rev=HEAD~1", "./..."}, true},
-		{[]string{"-safeprobe", "x/y", "-format=text", "./..."}, true},
-		{[]string{"--", "-format=sarif"}, false},
+		{[]string{"-V=full"}, true},
+		{[]string{"-flags"}, true},
+		{[]string{"/tmp/x/vet.cfg"}, true},
+		{[]string{"-json", "-strict=true", "/tmp/x/vet.cfg"}, true},
+		{[]string{"-format=sarif", "./..."}, false},
+		{[]string{"./a", "/tmp/x/vet.cfg"}, false},
+		{[]string{"-format=sarif", "-new-from-rev=HEAD~1", "./..."}, false},
 	} {
-		if got := wantsDriver(tc.args); got != tc.want {
-			t.Errorf("wantsDriver(%q) = %v, want %v", tc.args, got, tc.want)
+		if got := isVetToolCall(tc.args); got != tc.want {
+			t.Errorf("isVetToolCall(%q) = %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }
@@ -52,6 +53,7 @@ func TestDriverUsageErrors(t *testing.T) {
 		{[]string{"-format=sarif", "-disable=PL999", "./..."}, []string{"-disable", `"PL999"`}},
 		{[]string{"-format=sarif", "-nosuchflag", "./..."}, []string{"-nosuchflag"}},
 		{[]string{"-format=github", "-fix", "./..."}, []string{"-fix cannot be combined"}},
+		{[]string{"-goos=linux,beos", "./..."}, []string{"-goos", `"beos"`}},
 		{[]string{"-format=sarif", "-json", "./..."}, []string{"-json cannot be combined"}},
 		{[]string{"-format=sarif"}, []string{"no packages"}},
 		{[]string{"-new-from-rev=", "./..."}, []string{"-new-from-rev needs a git revision"}},
@@ -70,7 +72,7 @@ func TestDriverUsageErrors(t *testing.T) {
 			t.Errorf("pidlint %s: stdout %q, want none", strings.Join(tc.args, " "), r.stdout)
 		}
 	}
-	r := runDriver(t, dir, "-format=text", "-help")
+	r := runDriver(t, dir, "-help")
 	if r.code != exitClean || !strings.Contains(r.stderr, "-new-from-rev") {
 		t.Errorf("pidlint -format=text -help: exit %d, stderr:\n%s", r.code, r.stderr)
 	}

@@ -399,34 +399,14 @@ func runVendor(dir, rel, safeprobeFlag string, stderr io.Writer) (string, error)
 	return v.importPath, nil
 }
 
-// takeVendorFlag removes -vendor-safeprobe from the flags in args and
-// returns its value, whether it was set, and the value of -safeprobe.
-func takeVendorFlag(args []string) (rel string, set bool, safeprobeFlag string, rest []string) {
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		name, ok := flagName(arg)
-		if arg == "--" || !ok {
-			rest = append(rest, args[i:]...)
-			break
-		}
-		_, value, hasValue := strings.Cut(arg, "=")
-		if (name == "vendor-safeprobe" || name == "safeprobe") && !hasValue && i+1 < len(args) {
-			i++
-			value = args[i]
-			if name == "safeprobe" {
-				rest = append(rest, arg, value)
-			}
-		} else if name == "safeprobe" {
-			rest = append(rest, arg)
-		}
-		switch name {
-		case "vendor-safeprobe":
-			rel, set = value, true
-		case "safeprobe":
-			safeprobeFlag = value
-		default:
-			rest = append(rest, arg)
-		}
+// tidyHint tells the user, after fixes that import the default safeprobe,
+// how their module gets it, unless go.mod already requires pidlint's
+// module (or is it).
+func (d *driver) tidyHint() {
+	const pidlintModule = "github.com/pidlint/pidlint"
+	mod, err := mainModule(d.dir)
+	if err != nil || mod.path == pidlintModule || mod.require[pidlintModule] != "" {
+		return
 	}
-	return rel, set, safeprobeFlag, rest
+	fmt.Fprintf(d.stderr, "pidlint: the fixes import %s: run go mod tidy, or vendor a copy with pidlint -vendor-safeprobe=internal/safeprobe (README: Using the fixes in your module)\n", analyzer.DefaultSafeprobePath)
 }
