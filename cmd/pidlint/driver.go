@@ -98,7 +98,7 @@ type options struct {
 	// vendorDir is -vendor-safeprobe's directory (vendor.go).
 	baseline, writeBaseline string
 	vendorDir               string
-	goos       []string // the GOOS builds, the primary (host) one first
+	goos                    []string // the GOOS builds, the primary (host) one first
 	// analyzerArgs are the analyzer's flags as set, passed on to the vet tool.
 	analyzerArgs []string
 	patterns     []string
