@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/pidlint/pidlint/analyzer"
 )
 
@@ -98,92 +100,91 @@ type options struct {
 	// vendorDir is -vendor-safeprobe's directory (vendor.go).
 	baseline, writeBaseline string
 	vendorDir               string
+	version                 bool     // -version or -V: print the version
 	goos                    []string // the GOOS builds, the primary (host) one first
 	// analyzerArgs are the analyzer's flags as set, passed on to the vet tool.
 	analyzerArgs []string
 	patterns     []string
 }
 
-const driverUsage = `Usage: pidlint [flags] packages
-
-pidlint analyzes the packages as they build for each GOOS of -goos (by
-default linux, darwin, windows and freebsd; -goos=host only for this
-machine's), with the go command doing the loading and caching (go vet
--vettool), and reports each finding once, naming the OSes where the code
-is wrong.
-
-Output: text on standard error by default; -json prints go vet's JSON on
-standard output; -format=sarif a SARIF 2.1.0 log, -format=github GitHub
-Actions annotations (::error file=…,line=…::message). -fix applies the
-suggested fixes, -diff prints them as a unified diff instead.
--new-from-rev=REV reports only findings on lines added or changed since
-the git revision REV (files git does not track count as new). Exit status:
-0 when clean, 3 when it reports findings, 1 on errors.
-
-Flags:
-`
-
-// parseFlags parses the command line. On a usage error or -help it prints
-// what to and returns ok false with the exit code.
-func (d *driver) parseFlags(args []string) (opts *options, code int, ok bool) {
-	opts = &options{format: "text"}
+// defineFlags defines every flag of the driver, the analyzer's among
+// them, on a new flag set that stores into opts. It returns the set, the
+// analyzer whose flags it holds, and the -goos value.
+func defineFlags(opts *options) (*flag.FlagSet, *analysis.Analyzer, *string) {
 	a := analyzer.New()
 	fs := flag.NewFlagSet("pidlint", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.Var(&opts.format, "format", "output format: sarif, github or text")
-	fs.BoolVar(&opts.json, "json", false, "print the findings as JSON (go vet -json's form) on standard output")
-	fs.BoolVar(&opts.fix, "fix", false, "apply the suggested fixes")
+	fs.Var(&opts.format, "format", "output `format`: text, sarif (a SARIF 2.1.0 log on standard output) or github (GitHub Actions annotations on standard output)")
+	fs.BoolVar(&opts.json, "json", false, "print the findings as go vet -json does, on standard output")
+	fs.BoolVar(&opts.fix, "fix", false, "apply the suggested fixes, then list the findings left")
 	fs.BoolVar(&opts.diff, "diff", false, "print the suggested fixes as a unified diff; change no file")
-	fs.StringVar(&opts.newFromRev, "new-from-rev", "", "report only findings on lines added or changed since this git revision")
+	fs.StringVar(&opts.newFromRev, "new-from-rev", "", "report only findings on lines added or changed since the git `revision`")
 	fs.BoolVar(&opts.tests, "test", true, "also analyze test files")
-	goosFlag := fs.String("goos", defaultGOOS, "comma-separated GOOS values to analyze the code for, or host for this machine's only")
-	fs.StringVar(&opts.baseline, "baseline", "", "report only findings not recorded in this baseline file")
-	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record the findings in this baseline file and exit 0")
-	fs.StringVar(&opts.vendorDir, "vendor-safeprobe", "", "write safeprobe into this directory of the module (e.g. internal/safeprobe) and point the fixes at it")
+	goosFlag := fs.String("goos", defaultGOOS, "comma-separated `GOOS` values to analyze the code for, or host for this machine's only")
+	fs.StringVar(&opts.baseline, "baseline", "", "report only findings not recorded in the baseline `file`, and its stale entries")
+	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record every finding in the baseline `file` and exit 0")
+	fs.StringVar(&opts.vendorDir, "vendor-safeprobe", "", "write safeprobe into the `directory` of the module (e.g. internal/safeprobe), or update it there, and point the fixes at it")
+	fs.BoolVar(&opts.version, "version", false, "print the version pidlint was built from")
+	fs.BoolVar(&opts.version, "V", false, "the same as -version")
 	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	return fs, a, goosFlag
+}
+
+// parseFlags parses the command line. On a usage error, -help or
+// -version it prints what to and returns ok false with the exit code.
+func (d *driver) parseFlags(args []string) (opts *options, code int, ok bool) {
+	opts = &options{format: "text"}
+	fs, a, goosFlag := defineFlags(opts)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(d.stderr, driverUsage)
-			fs.SetOutput(d.stderr)
-			fs.PrintDefaults()
+			writeHelp(d.stdout, fs)
 			return nil, exitClean, false
 		}
-		fmt.Fprintf(d.stderr, "pidlint: %v (pidlint -help lists the flags)\n", err)
-		return nil, exitError, false
+		return nil, d.usageError("%v", err), false
 	}
+	if opts.version {
+		writeVersion(d.stdout)
+		return nil, exitClean, false
+	}
+	set := make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) {
-		switch {
-		case f.Name == "new-from-rev":
-			opts.revSet = true
-		case a.Flags.Lookup(f.Name) != nil:
+		set[f.Name] = true
+		if a.Flags.Lookup(f.Name) != nil {
 			opts.analyzerArgs = append(opts.analyzerArgs, "-"+f.Name+"="+f.Value.String())
 		}
 	})
-	formatSet := false
-	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
-	switch {
-	case formatSet && (opts.json || opts.fix || opts.diff):
-		name := map[bool]string{true: "json", false: "fix"}[opts.json]
-		if !opts.json && !opts.fix {
-			name = "diff"
+	opts.revSet = set["new-from-rev"]
+	// Flags that choose what becomes of the findings exclude each other
+	// (-fix -diff is -diff, as in go vet).
+	var modes []string
+	for _, m := range []struct {
+		name string
+		on   bool
+	}{{"format", set["format"]}, {"json", opts.json}, {"fix", opts.fix && !opts.diff}, {"diff", opts.diff}, {"write-baseline", set["write-baseline"]}} {
+		if m.on {
+			modes = append(modes, "-"+m.name)
 		}
-		fmt.Fprintf(d.stderr, "pidlint: -%s cannot be combined with -format; run pidlint -%s without it\n", name, name)
-		return nil, exitError, false
-	case opts.json && (opts.fix || opts.diff):
-		fmt.Fprintln(d.stderr, "pidlint: -json cannot be combined with -fix or -diff")
-		return nil, exitError, false
+	}
+	switch {
+	case len(modes) > 1:
+		return nil, d.usageError("%s cannot be combined with %s: each says what to do with the findings", modes[0], strings.Join(modes[1:], ", ")), false
+	case opts.writeBaseline != "" && (opts.baseline != "" || opts.revSet):
+		return nil, d.usageError("-write-baseline records every finding: drop -baseline and -new-from-rev"), false
+	case opts.vendorDir != "" && opts.diff:
+		return nil, d.usageError("-vendor-safeprobe writes files and -diff changes none: vendor first, then run -diff"), false
+	case set["baseline"] && opts.baseline == "", set["write-baseline"] && opts.writeBaseline == "":
+		return nil, d.usageError("-baseline and -write-baseline need a file name, e.g. -baseline=pidlint.baseline"), false
+	case set["vendor-safeprobe"] && opts.vendorDir == "":
+		return nil, d.usageError("-vendor-safeprobe needs a directory of the module, e.g. -vendor-safeprobe=internal/safeprobe"), false
 	case opts.revSet && strings.TrimSpace(opts.newFromRev) == "":
-		fmt.Fprintln(d.stderr, "pidlint: -new-from-rev needs a git revision, e.g. -new-from-rev=origin/main")
-		return nil, exitError, false
+		return nil, d.usageError("-new-from-rev needs a git revision, e.g. -new-from-rev=origin/main"), false
 	case fs.NArg() == 0:
-		fmt.Fprintln(d.stderr, "pidlint: no packages given, e.g. ./...")
-		return nil, exitError, false
+		return nil, d.usageError("no packages given, e.g. pidlint ./..."), false
 	}
 	var err error
 	if opts.goos, err = parseGOOS(*goosFlag, hostGOOS()); err != nil {
-		fmt.Fprintf(d.stderr, "pidlint: -goos=%s: %v\n", *goosFlag, err)
-		return nil, exitError, false
+		return nil, d.usageError("-goos=%s: %v", *goosFlag, err), false
 	}
 	opts.patterns = fs.Args()
 	return opts, exitClean, true
@@ -239,6 +240,10 @@ func (d *driver) run(args []string) int {
 	opts, code, ok := d.parseFlags(args)
 	if !ok {
 		return code
+	}
+	if err := checkModule(d.dir, opts.patterns); err != nil {
+		fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+		return exitError
 	}
 	// Read the baseline and the changes first: a corrupt baseline or a bad
 	// revision fails fast, before loading.

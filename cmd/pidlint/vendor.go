@@ -7,7 +7,6 @@ package main
 // when someone edited it.
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,7 +17,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -109,42 +107,6 @@ func vendorSafeprobe(dir, rel, safeprobeFlag string) (*vendoring, error) {
 		return nil, err
 	}
 	return v, nil
-}
-
-// A module is the main module a run works in.
-type module struct {
-	dir, path string
-	goVersion string            // its go directive
-	require   map[string]string // module path → version, from go.mod
-}
-
-// mainModule returns the main module that dir is in.
-func mainModule(dir string) (*module, error) {
-	out, err := goCmd(dir, "env", "GOMOD")
-	if err != nil {
-		return nil, err
-	}
-	gomod := strings.TrimSpace(out)
-	if gomod == "" || gomod == os.DevNull {
-		return nil, errors.New("no Go module here: -vendor-safeprobe writes into the current module; run pidlint inside one")
-	}
-	out, err = goCmd(dir, "mod", "edit", "-json")
-	if err != nil {
-		return nil, err
-	}
-	var mf struct {
-		Module  struct{ Path string }
-		Go      string
-		Require []struct{ Path, Version string }
-	}
-	if err := json.Unmarshal([]byte(out), &mf); err != nil {
-		return nil, fmt.Errorf("%s: %v", gomod, err)
-	}
-	m := &module{dir: filepath.Dir(gomod), path: mf.Module.Path, goVersion: mf.Go, require: make(map[string]string)}
-	for _, r := range mf.Require {
-		m.require[r.Path] = r.Version
-	}
-	return m, nil
 }
 
 // checkVendorDir checks the -vendor-safeprobe directory and returns it
@@ -361,22 +323,6 @@ func semverLess(a, b string) bool {
 		return true
 	}
 	return ap < bp
-}
-
-// goCmd runs the go command in dir and returns its standard output.
-func goCmd(dir string, args ...string) (string, error) {
-	var stderr bytes.Buffer
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return "", fmt.Errorf("go %s: %s", args[0], msg)
-		}
-		return "", fmt.Errorf("go %s: %v", args[0], err)
-	}
-	return string(out), nil
 }
 
 // runVendor does -vendor-safeprobe=rel in dir: it vendors safeprobe, says

@@ -23,7 +23,8 @@ import (
 // isVetToolCall reports whether args are go vet's or go fix's call of a
 // vet tool: a lone version or flags query, or flags and a vet.cfg file.
 func isVetToolCall(args []string) bool {
-	if len(args) == 1 && (args[0] == "-flags" || strings.HasPrefix(args[0], "-V")) {
+	// go vet asks for -V=full; -V and -version are the driver's.
+	if len(args) == 1 && (args[0] == "-flags" || args[0] == "-V=full") {
 		return true
 	}
 	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
