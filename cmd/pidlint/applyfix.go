@@ -22,8 +22,9 @@ type fileEdits struct {
 }
 
 // applyFixes applies the first suggested fix of each finding; with diff,
-// it prints the change as a unified diff and writes nothing.
-func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) error {
+// it prints the change as a unified diff (file names relative to root,
+// for patch -p0 there) and writes nothing.
+func applyFixes(findings []finding, root string, diff bool, stdout, stderr io.Writer) error {
 	byFile := make(map[string]*fileEdits)
 	var order []*fileEdits
 	for _, f := range findings {
@@ -34,12 +35,10 @@ func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) error {
 		taken := make(map[string][]edit) // this fix's new edits, per file
 		ok := true
 		for _, e := range fx.edits {
-			fe := byFile[e.pos.Filename]
-			var have []edit
-			if fe != nil {
+			var have []edit // what other fixes already change
+			if fe := byFile[e.pos.Filename]; fe != nil {
 				have = fe.edits
 			}
-			have = append(have, taken[e.pos.Filename]...)
 			dup, conflict := fits(have, e)
 			if conflict {
 				ok = false
@@ -73,7 +72,11 @@ func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) error {
 			return cmp.Or(cmp.Compare(x.pos.Offset, y.pos.Offset), cmp.Compare(x.end.Offset, y.end.Offset))
 		})
 		if diff {
-			if _, err := io.WriteString(stdout, unifiedDiff(fe.name, old, fe.edits)); err != nil {
+			name := relPath(root, fe.name)
+			if name == "" {
+				name = fe.name
+			}
+			if _, err := io.WriteString(stdout, unifiedDiff(name, old, fe.edits)); err != nil {
 				return err
 			}
 			continue
@@ -89,15 +92,19 @@ func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// fits reports whether e repeats an edit in have (dup) or overlaps one
-// (conflict). Two insertions at one offset conflict unless identical.
+// fits reports whether e repeats an edit in have (dup) or cannot be
+// applied with them (conflict): their ranges overlap, an insertion falls
+// inside the other's range, or two different insertions share an offset
+// (their order would be a guess).
 func fits(have []edit, e edit) (dup, conflict bool) {
 	for _, h := range have {
+		hs, he, es, ee := h.pos.Offset, h.end.Offset, e.pos.Offset, e.end.Offset
 		switch {
-		case h.pos.Offset == e.pos.Offset && h.end.Offset == e.end.Offset && h.newText == e.newText:
+		case hs == es && he == ee && h.newText == e.newText:
 			return true, false
-		case h.pos.Offset < e.end.Offset && e.pos.Offset < h.end.Offset,
-			h.pos.Offset == e.pos.Offset && (h.pos.Offset == h.end.Offset || e.pos.Offset == e.end.Offset):
+		case hs < ee && es < he, // overlapping ranges
+			hs < es && es < he, es < hs && hs < ee, // an insertion inside the other
+			hs == he && es == ee && hs == es: // two insertions at one offset
 			return false, true
 		}
 	}

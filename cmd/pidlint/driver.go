@@ -94,6 +94,7 @@ type options struct {
 	newFromRev string
 	revSet     bool
 	tests      bool
+	verbose    bool     // -v: print the go commands run
 	goos       []string // the GOOS builds, the primary (host) one first
 	// analyzerArgs are the analyzer's flags as set, passed on to the vet tool.
 	analyzerArgs []string
@@ -133,6 +134,7 @@ func (d *driver) parseFlags(args []string) (opts *options, code int, ok bool) {
 	fs.BoolVar(&opts.diff, "diff", false, "print the suggested fixes as a unified diff; change no file")
 	fs.StringVar(&opts.newFromRev, "new-from-rev", "", "report only findings on lines added or changed since this git revision")
 	fs.BoolVar(&opts.tests, "test", true, "also analyze test files")
+	fs.BoolVar(&opts.verbose, "v", false, "print the go commands run, one line each")
 	goosFlag := fs.String("goos", defaultGOOS, "comma-separated GOOS values to analyze the code for, or host for this machine's only")
 	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
 	if err := fs.Parse(args); err != nil {
@@ -268,7 +270,7 @@ func (d *driver) run(args []string) int {
 func (d *driver) output(opts *options, rep *report) error {
 	switch {
 	case opts.fix || opts.diff:
-		return applyFixes(rep.findings, opts.diff, d.stdout, d.stderr)
+		return applyFixes(rep.findings, rep.root, opts.diff, d.stdout, d.stderr)
 	case opts.json:
 		return writeJSON(d.stdout, rep)
 	case opts.format == "sarif":
