@@ -48,7 +48,7 @@ func (d *driver) analyze(opts *options) (*report, error) {
 	// differ, if any.
 	for _, goos := range others {
 		wg.Go(func() {
-			pkgs, err := d.listPackages(goos, opts.patterns)
+			pkgs, err := d.listPackages(opts, goos, opts.patterns)
 			if err != nil {
 				record(nil, err)
 				return

@@ -35,8 +35,9 @@ type fixResult struct {
 }
 
 // applyFixes applies the first suggested fix of each finding; with diff,
-// it prints the change as a unified diff and writes nothing.
-func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) (*fixResult, error) {
+// it prints the change as a unified diff (file names relative to root,
+// for patch -p0 there) and writes nothing.
+func applyFixes(findings []finding, root string, diff bool, stdout, stderr io.Writer) (*fixResult, error) {
 	res := &fixResult{}
 	byFile := make(map[string]*fileEdits)
 	var order []*fileEdits
@@ -51,7 +52,7 @@ func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) (*fixRe
 		taken := make(map[string][]edit) // this fix's new edits, per file
 		ok := true
 		for _, e := range fx.edits {
-			var have []edit
+			var have []edit // what other fixes already change
 			if fe := byFile[e.pos.Filename]; fe != nil {
 				have = fe.edits
 			}
@@ -94,7 +95,11 @@ func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) (*fixRe
 			return cmp.Or(cmp.Compare(x.pos.Offset, y.pos.Offset), cmp.Compare(x.end.Offset, y.end.Offset))
 		})
 		if diff {
-			if _, err := io.WriteString(stdout, unifiedDiff(fe.name, old, fe.edits)); err != nil {
+			name := relPath(root, fe.name)
+			if name == "" {
+				name = fe.name
+			}
+			if _, err := io.WriteString(stdout, unifiedDiff(name, old, fe.edits)); err != nil {
 				return nil, err
 			}
 			continue
@@ -110,17 +115,19 @@ func applyFixes(findings []finding, diff bool, stdout, stderr io.Writer) (*fixRe
 	return res, nil
 }
 
-// fits reports whether e repeats an edit in have (dup) or overlaps one
-// (conflict). Two insertions at one offset conflict unless identical.
+// fits reports whether e repeats an edit in have (dup) or cannot be
+// applied with them (conflict): their ranges overlap, an insertion falls
+// inside the other's range, or two different insertions share an offset
+// (their order would be a guess).
 func fits(have []edit, e edit) (dup, conflict bool) {
 	for _, h := range have {
-		if h.pos.Offset == e.pos.Offset && h.end.Offset == e.end.Offset && h.newText == e.newText {
+		hs, he, es, ee := h.pos.Offset, h.end.Offset, e.pos.Offset, e.end.Offset
+		switch {
+		case hs == es && he == ee && h.newText == e.newText:
 			return true, false
-		}
-	}
-	for _, h := range have {
-		if h.pos.Offset < e.end.Offset && e.pos.Offset < h.end.Offset ||
-			h.pos.Offset == e.pos.Offset && (h.pos.Offset == h.end.Offset || e.pos.Offset == e.end.Offset) {
+		case hs < ee && es < he, // overlapping ranges
+			hs < es && es < he, es < hs && hs < ee, // an insertion inside the other
+			hs == he && es == ee && hs == es: // two insertions at one offset
 			return false, true
 		}
 	}

@@ -30,7 +30,7 @@ func TestApplyFixes(t *testing.T) {
 		{pos: at(off("kill(2)")), message: "no fix"},
 	}
 	var stdout, stderr bytes.Buffer
-	res, err := applyFixes(findings, false, &stdout, &stderr)
+	res, err := applyFixes(findings, dir, false, &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

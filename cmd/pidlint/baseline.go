@@ -265,7 +265,7 @@ func (d *driver) applyBaseline(base *baseline, opts *options, rep *report) error
 	analyzed := func(file string) bool {
 		if dirs == nil {
 			dirs = make(map[string]bool)
-			pkgs, err := d.listPackages(opts.goos[0], opts.patterns)
+			pkgs, err := d.listPackages(opts, opts.goos[0], opts.patterns)
 			if err != nil {
 				return false
 			}

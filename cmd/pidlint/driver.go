@@ -96,6 +96,7 @@ type options struct {
 	newFromRev string
 	revSet     bool
 	tests      bool
+	verbose    bool // -v: print the go commands run
 	// baseline and writeBaseline name baseline files (baseline.go);
 	// vendorDir is -vendor-safeprobe's directory (vendor.go).
 	baseline, writeBaseline string
@@ -121,6 +122,7 @@ func defineFlags(opts *options) (*flag.FlagSet, *analysis.Analyzer, *string) {
 	fs.BoolVar(&opts.diff, "diff", false, "print the suggested fixes as a unified diff; change no file")
 	fs.StringVar(&opts.newFromRev, "new-from-rev", "", "report only findings on lines added or changed since the git `revision`")
 	fs.BoolVar(&opts.tests, "test", true, "also analyze test files")
+	fs.BoolVar(&opts.verbose, "v", false, "print the go commands run, one line each")
 	goosFlag := fs.String("goos", defaultGOOS, "comma-separated `GOOS` values to analyze the code for, or host for this machine's only")
 	fs.StringVar(&opts.baseline, "baseline", "", "report only findings not recorded in the baseline `file`, and its stale entries")
 	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record every finding in the baseline `file` and exit 0")
@@ -308,7 +310,7 @@ func (d *driver) run(args []string) int {
 func (d *driver) output(opts *options, rep *report) (int, error) {
 	switch {
 	case opts.fix && !opts.diff:
-		res, err := applyFixes(rep.findings, false, d.stdout, d.stderr)
+		res, err := applyFixes(rep.findings, rep.root, false, d.stdout, d.stderr)
 		if err != nil {
 			return len(rep.findings), err
 		}
@@ -318,7 +320,7 @@ func (d *driver) output(opts *options, rep *report) (int, error) {
 		}
 		return len(res.left), nil
 	case opts.diff:
-		_, err := applyFixes(rep.findings, true, d.stdout, d.stderr)
+		_, err := applyFixes(rep.findings, rep.root, true, d.stdout, d.stderr)
 		return len(rep.findings), err
 	case opts.json:
 		return len(rep.findings), writeJSON(d.stdout, rep)

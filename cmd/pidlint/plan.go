@@ -13,7 +13,6 @@ import (
 	"go/build"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -29,11 +28,9 @@ type listedPackage struct {
 
 // listPackages lists the packages patterns match for goos, without
 // loading their dependencies.
-func (d *driver) listPackages(goos string, patterns []string) ([]listedPackage, error) {
+func (d *driver) listPackages(opts *options, goos string, patterns []string) ([]listedPackage, error) {
 	args := append([]string{"list", "-e", "-find", "-json=Dir,ImportPath,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}, patterns...)
-	cmd := exec.Command("go", args...)
-	cmd.Dir = d.dir
-	cmd.Env = append(os.Environ(), "GOOS="+goos)
+	cmd := d.goCommand(opts, goos, args)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

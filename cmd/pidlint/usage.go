@@ -24,7 +24,7 @@ var flagGroups = []struct {
 	flags []string
 }{
 	{"What to analyze", []string{"goos", "test", "strict", "disable"}},
-	{"Output (default: text on standard error, as go vet)", []string{"format", "json"}},
+	{"Output (default: text on standard error, as go vet)", []string{"format", "json", "v"}},
 	{"Fixing", []string{"fix", "diff", "safeprobe", "vendor-safeprobe"}},
 	{"Reporting only new findings", []string{"new-from-rev", "baseline", "write-baseline"}},
 	{"About pidlint", []string{"version", "V", "explain", "help"}},

@@ -53,9 +53,7 @@ func (d *driver) vet(goos string, opts *options, patterns []string, files *fileI
 	args := []string{"vet", "-vettool=" + d.tool, "-json"}
 	args = append(args, opts.analyzerArgs...)
 	args = append(args, patterns...)
-	cmd := exec.Command("go", args...)
-	cmd.Dir = d.dir
-	cmd.Env = append(os.Environ(), "GOOS="+goos)
+	cmd := d.goCommand(opts, goos, args)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -71,6 +69,22 @@ func (d *driver) vet(goos string, opts *options, patterns []string, files *fileI
 		b.general = append(b.general, fmt.Sprintf("go vet (GOOS=%s): %v", goos, err))
 	}
 	return b, nil
+}
+
+// goCommand returns the go command with args for goos; with -v it prints
+// it first (the package list shortened).
+func (d *driver) goCommand(opts *options, goos string, args []string) *exec.Cmd {
+	if opts.verbose {
+		line := strings.Join(args, " ")
+		if len(line) > 200 {
+			line = fmt.Sprintf("%s… (%d arguments)", line[:200], len(args))
+		}
+		fmt.Fprintf(d.stderr, "GOOS=%s go %s\n", goos, line)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = d.dir
+	cmd.Env = append(os.Environ(), "GOOS="+goos)
+	return cmd
 }
 
 // readErrors reads go vet's standard error: "# pkg" heads a package's
