@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -175,6 +176,21 @@ func TestReadmeInstall(t *testing.T) {
 	} {
 		if !strings.Contains(readme, s) {
 			t.Errorf("the README does not show %q", s)
+		}
+	}
+}
+
+// TestReadmeExitCodes checks that the README's exit-code table is the one
+// the driver's constants and help screen give.
+func TestReadmeExitCodes(t *testing.T) {
+	readme := readFile(t, filepath.Join(repoRoot, "README.md"))
+	for code, what := range map[int]string{exitClean: "no findings", exitFindings: "findings reported", exitError: "an error", exitUsage: "a command line pidlint cannot run"} {
+		row := "| " + strconv.Itoa(code) + " | " + what
+		if !strings.Contains(readme, row) {
+			t.Errorf("README has no exit-code row %q", row)
+		}
+		if !strings.Contains(helpExitCodes, "  "+strconv.Itoa(code)+"  "+what) {
+			t.Errorf("the help screen has no exit-code line for %d %q", code, what)
 		}
 	}
 }

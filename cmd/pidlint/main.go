@@ -4,6 +4,8 @@
 //
 //	pidlint [-goos=linux,darwin,windows,freebsd|host] [-strict] [-safeprobe=path] [-disable=PL00N,…] [-test=false] packages
 //	pidlint [-json | -fix | -diff | -format=sarif|github|text] [-new-from-rev=REV] … packages
+//	pidlint [-baseline=FILE | -write-baseline=FILE] [-vendor-safeprobe=DIR] … packages
+//	pidlint -help | -version
 //	pidlint -explain [-markdown] [PL00N…]
 //	go vet -vettool=$(command -v pidlint) ./...
 //	go fix -fixtool=$(command -v pidlint) ./...
@@ -32,7 +34,9 @@
 // Run by go vet or go fix (its only argument a vet.cfg file, or -flags,
 // or -V=full), pidlint is a vet tool (unitchecker).
 //
-// Exit status: 0 when clean, 3 when it reports findings, 1 on errors.
+// Exit status, the same in every mode: 0 when clean (with -fix: nothing
+// left unfixed), 3 when findings remain, 1 on errors, 2 for a command line
+// it cannot run. pidlint -help prints every flag, grouped.
 package main
 
 import (
