@@ -56,6 +56,7 @@ var outputFormats = []struct {
 		}
 		return textFindings(t, dir, strings.Join(lines, ""))
 	}},
+	{"-json", func(t *testing.T, dir string, r result) []want { return jsonFindings(t, dir, r.stdout) }},
 	{"-format=sarif", func(t *testing.T, dir string, r result) []want { return sarifFindings(t, r.stdout) }},
 	{"-format=github", func(t *testing.T, dir string, r result) []want { return githubFindings(t, r.stdout) }},
 }
@@ -191,6 +192,30 @@ func TestBaselineFilter(t *testing.T) {
 	if want := []string{"p.go PL002", "gone.go PL001"}; !slices.Equal(staleFiles, want) {
 		t.Errorf("stale entries %v, want %v", staleFiles, want)
 	}
+}
+
+// jsonFindings reads -json's tree, {"pkg": {"pidlint": [diagnostics]}},
+// in file and line order.
+func jsonFindings(t *testing.T, dir, out string) []want {
+	t.Helper()
+	var tree map[string]map[string][]jsonDiagnostic
+	if out == "" {
+		return nil
+	}
+	if err := json.Unmarshal([]byte(out), &tree); err != nil {
+		t.Fatalf("-json output is not one JSON tree (%v):\n%s", err, out)
+	}
+	var lines []string
+	for _, byAnalyzer := range tree {
+		for _, diags := range byAnalyzer {
+			for _, d := range diags {
+				rule, _, _ := strings.Cut(d.Message, ":")
+				lines = append(lines, d.Posn+": "+rule+": "+d.Message)
+			}
+		}
+	}
+	slices.Sort(lines)
+	return textFindings(t, dir, strings.Join(lines, "\n"))
 }
 
 // sarifFindings reads the results of a SARIF log.

@@ -45,14 +45,29 @@ func TestInstallRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	gobin := t.TempDir()
+	// A module cache of its own: the shared one must never hold this
+	// made-up release. Everything else comes from the shared cache,
+	// served as a proxy, and is checked against its copy of the checksum
+	// database.
+	shared := filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")
+	own := t.TempDir()
+	if err := os.CopyFS(filepath.Join(own, "cache", "download", "sumdb"), os.DirFS(filepath.Join(shared, "sumdb"))); err != nil {
+		t.Skipf("no checksum database in the module cache: %v", err)
+	}
 	env := []string{
 		"GOBIN=" + gobin,
-		"GOPROXY=file://" + filepath.ToSlash(proxy) + ",file://" + filepath.ToSlash(filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")),
-		"GONOSUMDB=github.com/pidlint/pidlint", "GOFLAGS=",
+		"GOMODCACHE=" + own, "GOFLAGS=-modcacherw",
+		"GOPROXY=file://" + filepath.ToSlash(proxy) + ",file://" + filepath.ToSlash(shared),
+		"GONOSUMDB=github.com/pidlint/pidlint",
 	}
 	mustRun(t, 0, t.TempDir(), env, "go", "install", "github.com/pidlint/pidlint/cmd/pidlint@"+version)
 	bin := filepath.Join(gobin, "pidlint")
 	checkInstalled(t, bin)
+	for _, arg := range []string{"-version", "-V"} {
+		if r := mustRun(t, 0, t.TempDir(), nil, bin, arg); r.stdout != "pidlint "+version+"\n" {
+			t.Errorf("pidlint %s = %q, want the release's version", arg, r.stdout)
+		}
+	}
 
 	// The first way to use the fixes: depend on the release. -fix, then
 	// go mod tidy resolves the safeprobe import from the proxy.
