@@ -254,3 +254,27 @@ func writeManifest(t *testing.T, dir string, m *manifest) {
 	}
 	writeFile(t, filepath.Join(dir, vendorManifest), string(b))
 }
+
+// TestVendorSafeprobeNoSys runs -vendor-safeprobe where golang.org/x/sys
+// can be neither found nor fetched: a clear error naming the module and
+// the command that adds it, and nothing written.
+func TestVendorSafeprobeNoSys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and runs the go command")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := writeModule(t, daemonModule)
+	env := []string{"GOPROXY=off", "GOFLAGS=-mod=mod -modcacherw", "GOMODCACHE=" + t.TempDir()}
+	r := mustRun(t, exitError, dir, env, bin, "-vendor-safeprobe=internal/safeprobe", "-fix", "./...")
+	want := "safeprobe imports golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + " or later, which go.mod does not require"
+	if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "go get golang.org/x/sys@") {
+		t.Errorf("stderr does not say what is missing and how to add it:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "internal")); !os.IsNotExist(err) {
+		t.Errorf("the failed run wrote internal/: %v", err)
+	}
+	if readFile(t, filepath.Join(dir, "alive.go")) != daemonModule["alive.go"] {
+		t.Errorf("the failed run changed alive.go")
+	}
+}
