@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,6 +27,14 @@ func (d *driver) analyze(opts *options) (*report, error) {
 	}
 	files := newFileIndex()
 	primary, others := opts.goos[0], opts.goos[1:]
+	dir := d.dir
+	if dir == "" {
+		dir = "."
+	}
+	moduleDir := moduleRoot(dir)
+	// With an empty build cache, go vet would first compile every
+	// dependency: load in this process instead.
+	cold := d.buildCacheEmpty()
 
 	var (
 		wg     sync.WaitGroup
@@ -42,7 +51,14 @@ func (d *driver) analyze(opts *options) (*report, error) {
 			builds = append(builds, b)
 		}
 	}
-	wg.Go(func() { record(d.vet(primary, opts, opts.patterns, files)) })
+	wg.Go(func() {
+		if cold {
+			// Every package of the main module may be analyzed.
+			record(d.load(primary, opts, opts.patterns, func(name string) bool { return under(moduleDir, name) }))
+		} else {
+			record(d.vet(primary, opts, opts.patterns, files))
+		}
+	})
 	// Each other build lists the packages for its GOOS (quick: no
 	// dependencies) while the first build runs, and analyzes the few that
 	// differ, if any.
@@ -53,7 +69,12 @@ func (d *driver) analyze(opts *options) (*report, error) {
 				record(nil, err)
 				return
 			}
-			if paths := packagesFor(pkgs, goos, primary); len(paths) > 0 {
+			paths, dirs := packagesFor(pkgs, goos, primary)
+			switch {
+			case len(paths) == 0:
+			case cold:
+				record(d.load(goos, opts, paths, func(name string) bool { return inDirs(dirs, name) }))
+			default:
 				record(d.vet(goos, opts, paths, files))
 			}
 		})
@@ -63,11 +84,7 @@ func (d *driver) analyze(opts *options) (*report, error) {
 		return nil, errs[0]
 	}
 
-	dir := d.dir
-	if dir == "" {
-		dir = "."
-	}
-	rep := &report{root: d.root(moduleRoot(dir))}
+	rep := &report{root: d.root(moduleDir)}
 	slices.SortFunc(builds, func(x, y *goosBuild) int { return slices.Index(opts.goos, x.goos) - slices.Index(opts.goos, y.goos) })
 	var all []finding
 	for _, b := range builds {
@@ -98,6 +115,30 @@ func (d *driver) analyze(opts *options) (*report, error) {
 	rep.errors = slices.Compact(rep.errors)
 	slices.Sort(rep.skipped)
 	return rep, nil
+}
+
+// warmCacheEntries is how many files a build cache holds once anything
+// was built with it; fewer, and it is taken for empty (a fresh CI runner).
+const warmCacheEntries = 1000
+
+// buildCacheEmpty reports whether the go command's build cache holds
+// (next to) nothing, or is off.
+func (d *driver) buildCacheEmpty() bool {
+	cmd := exec.Command("go", "env", "GOCACHE")
+	cmd.Dir = d.dir
+	out, err := cmd.Output()
+	cache := strings.TrimSpace(string(out))
+	if err != nil || cache == "" || cache == "off" {
+		return err == nil
+	}
+	n := 0
+	for i := range 256 {
+		entries, _ := os.ReadDir(filepath.Join(cache, fmt.Sprintf("%02x", i)))
+		if n += len(entries); n >= warmCacheEntries {
+			return false
+		}
+	}
+	return true
 }
 
 // fallbackCovered reports whether f comes from the analyzer's syntax-only

@@ -117,3 +117,35 @@ func TestFixEveryGOOS(t *testing.T) {
 		t.Errorf("findings after -fix: %v", got)
 	}
 }
+
+// TestEmptyBuildCache checks that with an empty build cache, where pidlint
+// loads in-process instead of running go vet, it reports what it reports
+// with a warm one: every GOOS's findings, wrapper facts across packages,
+// the skipped package.
+func TestEmptyBuildCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes two modules with an empty build cache")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	for _, tc := range []struct {
+		module string
+		want   []want
+	}{
+		{"goos", goosFindings},
+		{"probes", probesFindings},
+	} {
+		dir := copyModule(t, tc.module)
+		env := append([]string{"GOCACHE=" + t.TempDir(), "GOFLAGS=-modcacherw"}, noCgo...)
+		r := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
+		if !strings.Contains(r.stderr, "in-process (the build cache is empty)") {
+			t.Errorf("%s: an empty build cache did not load in-process:\n%s", tc.module, r.stderr)
+		}
+		if got := textFindings(t, dir, r.stderr); !slices.Equal(got, tc.want) {
+			t.Errorf("%s, empty build cache: %v, want %v\nstderr:\n%s", tc.module, got, tc.want, r.stderr)
+		}
+		if tc.module == "goos" && !strings.Contains(r.stderr, "skipped example.com/goos/cgoonly for GOOS=windows") {
+			t.Errorf("goos, empty build cache: cgoonly not skipped for windows:\n%s", r.stderr)
+		}
+	}
+}

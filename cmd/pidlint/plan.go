@@ -87,21 +87,23 @@ func buildsFor(goos, dir, name string) bool {
 	return err == nil && ok
 }
 
-// packagesFor returns the import paths of the packages, listed for goos,
-// that have a file for goos that does not build for first and may hold a
-// probe. A call in such a file of a wrapper declared in another file or
-// package, with nothing else a rule looks at, is not seen.
-func packagesFor(pkgs []listedPackage, goos, first string) []string {
-	var paths []string
+// packagesFor returns the import paths and directories of the packages,
+// listed for goos, that have a file for goos that does not build for
+// first and may hold a probe. A call in such a file of a wrapper declared
+// in another file or package, with nothing else a rule looks at, is not
+// seen.
+func packagesFor(pkgs []listedPackage, goos, first string) (paths []string, dirs map[string]bool) {
+	dirs = make(map[string]bool)
 	for _, p := range pkgs {
 		for _, list := range [][]string{p.GoFiles, p.CgoFiles, p.TestGoFiles, p.XTestGoFiles} {
 			if slices.ContainsFunc(list, func(name string) bool { return differs(p.Dir, name, goos, first) }) {
 				paths = append(paths, p.ImportPath)
+				dirs[p.Dir] = true
 				break
 			}
 		}
 	}
-	return paths
+	return paths, dirs
 }
 
 // differs reports whether the file name in dir builds for goos but not

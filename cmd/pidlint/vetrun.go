@@ -79,7 +79,7 @@ func (d *driver) goCommand(opts *options, goos string, args []string) *exec.Cmd 
 		if len(line) > 200 {
 			line = fmt.Sprintf("%s… (%d arguments)", line[:200], len(args))
 		}
-		fmt.Fprintf(d.stderr, "GOOS=%s go %s\n", goos, line)
+		fmt.Fprintf(d.stderr, "pidlint: GOOS=%s go %s\n", goos, line)
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = d.dir

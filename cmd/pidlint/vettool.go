@@ -63,6 +63,16 @@ const (
 // Process.Signal, or another wrapper (whose package then has facts).
 var factWords = [][]byte{[]byte("Kill"), []byte("Signal")}
 
+// mayDeclareWrapper reports whether src names what a probe wrapper calls.
+func mayDeclareWrapper(src []byte) bool {
+	for _, w := range factWords {
+		if bytes.Contains(src, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // writeTypesOnlyVetx handles a facts-only run (a dependency of the
 // packages go vet reports on) when the package cannot export a fact:
 // none of its files names a probe and none of its imports has facts. It
@@ -90,10 +100,8 @@ func writeTypesOnlyVetx(cfgFile string) bool {
 		if err != nil {
 			return false
 		}
-		for _, w := range factWords {
-			if bytes.Contains(src, w) {
-				return false
-			}
+		if mayDeclareWrapper(src) {
+			return false
 		}
 		f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
