@@ -54,7 +54,7 @@ type vendoring struct {
 // vendorSafeprobe writes the embedded safeprobe sources into rel, a
 // directory relative to the root of the main module that dir is in. It
 // adds golang.org/x/sys to go.mod (go get) when the module lacks it or
-// has an older version than pidlint was built with. It fails, before
+// requires an older version than safeprobe does (in pidlint's go.mod). It fails, before
 // writing anything, on a bad directory, a copy with local edits, or a
 // -safeprobe (safeprobeFlag, "" if not given) naming another package.
 func vendorSafeprobe(dir, rel, safeprobeFlag string) (*vendoring, error) {
@@ -92,13 +92,16 @@ func vendorSafeprobe(dir, rel, safeprobeFlag string) (*vendoring, error) {
 			v.action = "kept"
 		}
 	}
-	if mod.goVersion != "" && version.Compare("go"+mod.goVersion, "go"+pidlint.GoVersion()) < 0 {
-		v.notes = append(v.notes, fmt.Sprintf("%s is written for go %s; go.mod says go %s: if it does not build, raise it with go get go@%s", rel, pidlint.GoVersion(), mod.goVersion, pidlint.GoVersion()))
-	}
 	if note, err := requireSys(mod); err != nil {
 		return nil, err
 	} else if note != "" {
 		v.notes = append(v.notes, note)
+		if mod, err = mainModule(dir); err != nil { // go get may raise the go line
+			return nil, err
+		}
+	}
+	if mod.goVersion != "" && version.Compare("go"+mod.goVersion, "go"+pidlint.GoVersion()) < 0 {
+		v.notes = append(v.notes, fmt.Sprintf("%s is written for go %s; go.mod says go %s: if it does not build, raise it with go get go@%s", rel, pidlint.GoVersion(), mod.goVersion, pidlint.GoVersion()))
 	}
 	if v.action == "kept" {
 		return v, nil

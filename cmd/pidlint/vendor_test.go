@@ -189,6 +189,30 @@ func TestVendorSafeprobeRefuses(t *testing.T) {
 	})
 }
 
+// TestVendorSafeprobeOldGo vendors into a module whose go line is older
+// than safeprobe's: the copy is written, with a note saying so and how to
+// raise it.
+func TestVendorSafeprobeOldGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	t.Parallel()
+	files := maps.Clone(daemonModule)
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.22\n\nrequire golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + "\n"
+	dir := writeModule(t, files)
+	v, err := vendorSafeprobe(dir, "internal/safeprobe", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "internal/safeprobe is written for go " + pidlint.GoVersion() + "; go.mod says go 1.22: if it does not build, raise it with go get go@" + pidlint.GoVersion()
+	if !slices.Contains(v.notes, want) {
+		t.Errorf("notes %q, want %q", v.notes, want)
+	}
+	if v.action != "wrote" || len(readDir(t, filepath.Join(dir, "internal", "safeprobe"))) == 0 {
+		t.Errorf("action %q: the copy was not written", v.action)
+	}
+}
+
 func TestSemverLess(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
