@@ -59,15 +59,19 @@ func (d *driver) analyze(opts *options) (*report, error) {
 			record(d.vet(primary, opts, opts.patterns, files))
 		}
 	})
-	// Each other build lists the packages for its GOOS (quick: no
-	// dependencies) while the first build runs, and analyzes the few that
-	// differ, if any.
+	// Each other build finds the packages that differ for its GOOS (a walk
+	// of the tree for directory patterns, else go list without
+	// dependencies) while the first build runs, and analyzes them, if any.
+	walked, byWalk := patternDirs(dir, opts.patterns)
 	for _, goos := range others {
 		wg.Go(func() {
-			pkgs, err := d.listPackages(opts, goos, opts.patterns)
-			if err != nil {
-				record(nil, err)
-				return
+			pkgs := dirPackages(dir, walked)
+			if !byWalk {
+				var err error
+				if pkgs, err = d.listPackages(opts, goos, opts.patterns); err != nil {
+					record(nil, err)
+					return
+				}
 			}
 			paths, dirs := packagesFor(pkgs, goos, primary)
 			switch {

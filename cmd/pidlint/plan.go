@@ -109,7 +109,7 @@ func packagesFor(pkgs []listedPackage, goos, first string) (paths []string, dirs
 // differs reports whether the file name in dir builds for goos but not
 // for first, and may hold a probe.
 func differs(dir, name, goos, first string) bool {
-	if buildsFor(first, dir, name) {
+	if buildsFor(first, dir, name) || !buildsFor(goos, dir, name) {
 		return false
 	}
 	src, err := os.ReadFile(filepath.Join(dir, name))
