@@ -7,11 +7,25 @@ CROSS_OS := windows darwin freebsd
 EXTRA_TARGETS := linux/386 linux/arm windows/386 freebsd/386 netbsd/amd64 openbsd/amd64 \
 	dragonfly/amd64 solaris/amd64 illumos/amd64 aix/ppc64 plan9/amd64 js/wasm wasip1/wasm
 
-.PHONY: test check unit cross wine lint soak soak-quick fuzz bench bench-build golangci sarifcheck docs
+.PHONY: test test-quick check unit unit-quick cross wine lint soak soak-quick fuzz bench bench-build golangci sarifcheck docs
 
-# Every test: formatting and vet, the race-enabled unit tests, the
-# cross-OS builds, and the Windows tests under Wine.
-test: check unit cross bench-build sarifcheck fuzz soak-quick golangci wine
+# Every test, stage by stage: formatting and vet, the race-enabled unit
+# tests, the cross-OS builds, the benchmarks' build, SARIF validation, the
+# fuzz targets, pidlint over std, golangci-lint with the plugin, and the
+# Windows tests under Wine. Each stage's name and time is printed, and a
+# summary at the end; a failed stage does not stop the others.
+TEST_STAGES := check unit cross bench-build sarifcheck fuzz soak-quick golangci wine
+test:
+	@MAKE="$(MAKE)" bash tools/stages/run.sh $(TEST_STAGES)
+
+# The edit loop: gofmt, vet and the unit tests without -race and without
+# the slow end-to-end tests (-short), cached between runs; under 3 minutes.
+QUICK_STAGES := check unit-quick
+test-quick:
+	@MAKE="$(MAKE)" bash tools/stages/run.sh $(QUICK_STAGES)
+
+unit-quick:
+	$(GO) test -short ./...
 
 check:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \

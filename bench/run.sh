@@ -2,8 +2,12 @@
 # Measures pidlint against its baselines, side by side in one run, and
 # prints one markdown table of medians and ratios (make bench):
 #
-#   - the analyzer against a no-op analyzer on the same loader, standalone
-#     and through go vet -vettool, on std and golang.org/x/tools;
+#   - pidlint ./... (four GOOS) against go vet ./... (the host's) and against
+#     the standalone driver it replaced (commit 787e7d0, one GOOS): warm,
+#     after editing one file, with an empty build cache, and peak memory, on
+#     golang.org/x/tools and, when PODMAN names a checkout of
+#     github.com/containers/podman, on podman;
+#   - the analyzer against a no-op analyzer through go vet -vettool;
 #   - the cost of pidlint's facts;
 #   - safeprobe's probe and lock against the raw syscalls and peer libraries.
 #
@@ -17,7 +21,11 @@ trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 start=$(date +%s)
 
 (cd "$repo" && go build -o "$work/pidlint" ./cmd/pidlint)
-(cd "$bench" && go build -o "$work/noop" ./noop && go build -o "$work/factcost" ./factcost)
+(cd "$bench" && go build -o "$work/noop" ./noop && go build -o "$work/factcost" ./factcost && go build -o "$work/peakrss" ./peakrss)
+# The standalone driver pidlint had before it ran on go vet.
+mkdir "$work/standalone-src"
+git -C "$repo" archive 787e7d0 go.mod go.sum analyzer cmd safeprobe | tar -x -C "$work/standalone-src"
+(cd "$work/standalone-src" && go build -o "$work/standalone" ./cmd/pidlint)
 
 xtools=$work/x-tools
 src=$(go mod download -json golang.org/x/tools@v0.52.0 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
@@ -74,12 +82,85 @@ fresh() {
 	echo "$copy"
 }
 
-echo "analyzer overhead ($runs alternating runs each)" >&2
-# Warm the compile cache and the package loader first.
-seconds "$repo" go list -deps -export std >/dev/null
+# mib DIR CMD...: the peak memory of one run's process tree, in MiB.
+mib() {
+	local dir=$1; shift
+	(cd "$dir" && "$work/peakrss" "$@" 2>&1 >/dev/null | awk '/^peakrss:/ {print $2}')
+}
+
+# edit FILE: change FILE as a user does between runs: a line at the top,
+# which moves every declaration (so importers are analyzed again too).
+edit() { sed -i "1i // bench edit $RANDOM" "$1"; }
+
+drows=()
+# driver LABEL DIR EDIT-FILE STANDALONE-RUNS [ENV...]: pidlint ./... against
+# go vet ./... and the standalone driver, warm and after one edit; memory
+# of each.
+driver() {
+	local label=$1 dir=$2 file=$3 sruns=$4; shift 4
+	local env=(env "$@")
+	local p=("${env[@]}" "$work/pidlint" ./...) v=("${env[@]}" go vet ./...) o=("${env[@]}" "$work/standalone" ./...)
+	seconds "$dir" "${v[@]}" >/dev/null
+	seconds "$dir" "${p[@]}" >/dev/null
+	local tp=() tv=() to=() ep=() ev=()
+	for i in $(seq "$runs"); do
+		tp+=("$(seconds "$dir" "${p[@]}")")
+		tv+=("$(seconds "$dir" "${v[@]}")")
+		if [ "$i" -le "$sruns" ]; then to+=("$(seconds "$dir" "${o[@]}")"); fi
+	done
+	for _ in $(seq "$runs"); do
+		edit "$dir/$file"
+		ep+=("$(seconds "$dir" "${p[@]}")")
+		edit "$dir/$file"
+		ev+=("$(seconds "$dir" "${v[@]}")")
+	done
+	local mp mv mo np nv
+	mp=$(printf '%s\n' "${tp[@]}" | median) mv=$(printf '%s\n' "${tv[@]}" | median) mo=$(printf '%s\n' "${to[@]}" | median)
+	np=$(printf '%s\n' "${ep[@]}" | median) nv=$(printf '%s\n' "${ev[@]}" | median)
+	drows+=("| $label, warm (standalone: $sruns runs) | ${mp} s | ${mv} s | $(ratio "$mp" "$mv") | ${mo} s | $(ratio "$mp" "$mo") |")
+	drows+=("| $label, one file edited | ${np} s | ${nv} s | $(ratio "$np" "$nv") | | |")
+	local rp rv ro
+	rp=$(mib "$dir" "${p[@]}") rv=$(mib "$dir" "${v[@]}") ro=$(mib "$dir" "${o[@]}")
+	drows+=("| $label, peak memory (warm) | ${rp} MiB | ${rv} MiB | $(ratio "$rp" "$rv") | ${ro} MiB | $(ratio "$rp" "$ro") |")
+	echo "  $label: warm $mp / $mv / $mo s, edit $np / $nv s, memory $rp / $rv / $ro MiB" >&2
+}
+
+# cold LABEL DIR [ENV...]: an empty build cache, pidlint ./... against the
+# standalone driver (go vet's own cold run compiles every dependency).
+cold() {
+	local label=$1 dir=$2; shift 2
+	local tp=() to=() rp=0
+	for _ in $(seq "${COLD_RUNS:-1}"); do
+		tp+=("$(seconds "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" "$work/pidlint" ./...)")
+		to+=("$(seconds "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" "$work/standalone" ./...)")
+	done
+	rp=$(mib "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" "$work/pidlint" ./...)
+	local mp mo
+	mp=$(printf '%s\n' "${tp[@]}" | median) mo=$(printf '%s\n' "${to[@]}" | median)
+	drows+=("| $label, empty GOCACHE (${COLD_RUNS:-1} runs) | ${mp} s | | | ${mo} s | $(ratio "$mp" "$mo") |")
+	drows+=("| $label, peak memory (empty GOCACHE) | ${rp} MiB | | | | |")
+	echo "  $label cold: $mp / $mo s, $rp MiB" >&2
+}
+
+ratio() { echo "scale=2; $1 / $2" | bc; }
+
+echo "pidlint against go vet and the standalone driver ($runs alternating runs each)" >&2
 seconds "$xtools" go build ./... >/dev/null
-compare "standalone, std" "$repo" "$work/pidlint" -test=false std -- "$work/noop" -test=false std
-compare "standalone, x/tools" "$xtools" "$work/pidlint" ./... -- "$work/noop" ./...
+driver "x/tools" "$xtools" go/ast/astutil/util.go "$runs"
+if [ -n "${PODMAN:-}" ]; then
+	# podman builds without cgo with its remote tags. It is measured in
+	# place (a copy would be a cold tree for go vet); the edited file is
+	# put back.
+	podman=$(cd "$PODMAN" && pwd)
+	cp "$podman/pkg/util/utils.go" "$work/utils.go"
+	trap 'cp "$work/utils.go" "$podman/pkg/util/utils.go"; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+	podenv=(CGO_ENABLED=0 GOFLAGS=-tags=remote,containers_image_openpgp,exclude_graphdriver_btrfs)
+	# The standalone driver holds all of podman in memory: one run.
+	driver "podman" "$podman" pkg/util/utils.go 1 "${podenv[@]}"
+fi
+cold "x/tools" "$xtools"
+
+echo "analyzer overhead ($runs alternating runs each)" >&2
 seconds "$xtools" go vet -vettool="$work/pidlint" ./... >/dev/null
 seconds "$xtools" go vet -vettool="$work/noop" ./... >/dev/null
 compare "go vet -vettool, x/tools, warm" "$xtools" go vet -vettool="$work/pidlint" ./... -- go vet -vettool="$work/noop" ./...
@@ -110,11 +191,16 @@ med() {
 	awk -v n="Benchmark$1-" 'index($1, n) == 1 && length($1) <= length(n) + 3 {print $3}' "$work/bench.txt" | median
 }
 us() { echo "scale=2; $1 / 1000" | bc; }
-ratio() { echo "scale=2; $1 / $2" | bc; }
 
 cat <<MD
 
 ## pidlint benchmarks ($(go version | cut -d' ' -f3), $(nproc) cores, $(uname -r))
+
+### pidlint ./... (linux, darwin, windows, freebsd) against go vet ./... (host) and the standalone driver of 787e7d0 (one GOOS); median of $runs alternating runs
+
+| run | pidlint | go vet | pidlint / go vet | standalone | pidlint / standalone |
+|---|---|---|---|---|---|
+$(printf '%s\n' "${drows[@]}")
 
 ### Analyzer against a no-op analyzer (median of $runs alternating runs)
 

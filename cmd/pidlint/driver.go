@@ -1,12 +1,11 @@
 package main
 
-// This file is the driver behind -format and -new-from-rev: it loads the
-// packages with go/packages, runs the analyzer with checker.Analyze and
-// hands the findings to a printer. Without those flags main runs
-// singlechecker instead, whose behaviour (and go vet handshake) it keeps.
+// This file is pidlint's driver: it parses every flag in one place, has
+// the go command analyze the packages once per GOOS (vetrun.go, plan.go),
+// merges the findings of the builds into one list (merge.go), hands that
+// list to the output the flags ask for, and computes the exit code.
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,65 +14,42 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/pidlint/pidlint/analyzer"
 )
 
-// Exit codes, as singlechecker's.
+// Exit codes, as singlechecker's and go vet's.
 const (
 	exitClean    = 0
 	exitError    = 1
 	exitFindings = 3
 )
 
-// driverFlags are the flags that select this driver over singlechecker.
-var driverFlags = []string{"format", "new-from-rev"}
-
-// wantsDriver reports whether args use a flag that only this driver has.
-func wantsDriver(args []string) bool {
-	for _, arg := range args {
-		if arg == "--" {
-			break
-		}
-		if name, ok := flagName(arg); ok && slices.Contains(driverFlags, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// flagName returns the name of the flag arg sets: "format" for
-// "-format=sarif" or "--format".
-func flagName(arg string) (string, bool) {
-	name, ok := strings.CutPrefix(arg, "-")
-	if !ok || name == "" {
-		return "", false
-	}
-	name = strings.TrimPrefix(name, "-")
-	name, _, _ = strings.Cut(name, "=")
-	return name, name != ""
-}
-
 // A driver runs pidlint over packages and prints the findings in one of
 // the formats.
 type driver struct {
-	dir            string // where packages are loaded and git runs; "" is the current directory
+	dir            string // where the go command and git run; "" is the current directory
 	stdout, stderr io.Writer
+	// tool is the vet tool the go command runs: this executable unless a
+	// test sets it.
+	tool string
 }
 
-// A finding is one diagnostic, with its positions resolved.
+// A finding is one diagnostic, with its positions resolved, as every
+// output consumes it.
 type finding struct {
 	pos, end token.Position
 	rule     string // PL00N, or "" for a diagnostic about a //pidlint:ignore directive
 	category string // the diagnostic's category: the rule ID, or analyzer.RawProbe
 	message  string
 	fixes    []fix
+	pkg      string   // the package (go vet's ID) that reported it first
+	goos     []string // the GOOS builds that report it, sorted
 }
 
 // A fix is a suggested fix with resolved positions.
@@ -83,7 +59,7 @@ type fix struct {
 }
 
 type edit struct {
-	pos, end token.Position
+	pos, end token.Position // Offset is the byte offset in the file
 	newText  string
 }
 
@@ -92,6 +68,7 @@ type report struct {
 	root     string // the directory file names are made relative to
 	findings []finding
 	errors   []string // load and analysis errors
+	skipped  []string // packages left out of a GOOS build, and why
 }
 
 // formatValue is the -format flag.
@@ -108,216 +85,285 @@ func (f *formatValue) Set(s string) error {
 	return fmt.Errorf("want sarif, github or text")
 }
 
-const driverUsage = `Usage: pidlint -format=sarif|github|text [-new-from-rev=REV] [-test=false] [-strict] [-safeprobe=path] [-disable=PL00N,…] packages
+// defaultGOOS are the builds pidlint analyzes unless -goos says otherwise.
+const defaultGOOS = "linux,darwin,windows,freebsd"
 
--format=sarif prints a SARIF 2.1.0 log on standard output, -format=github
-GitHub Actions annotations (::error file=…,line=…::message), -format=text
-what pidlint prints without -format. -new-from-rev=REV reports only
-findings on lines added or changed since the git revision REV (files git
-does not track count as new). Exit status: 0 when clean, 3 when it reports
-findings, 1 on errors.
+// options are the parsed command line.
+type options struct {
+	format     formatValue
+	json       bool // -json: the findings as go vet -json prints them
+	fix, diff  bool // apply the suggested fixes; -diff: print them as a diff instead
+	newFromRev string
+	revSet     bool
+	tests      bool
+	verbose    bool // -v: print the go commands run
+	// baseline and writeBaseline name baseline files (baseline.go);
+	// vendorDir is -vendor-safeprobe's directory (vendor.go).
+	baseline, writeBaseline string
+	vendorDir               string
+	version                 bool     // -version or -V: print the version
+	goos                    []string // the GOOS builds, the primary (host) one first
+	// analyzerArgs are the analyzer's flags as set, passed on to the vet tool.
+	analyzerArgs []string
+	patterns     []string
+}
 
-Flags:
-`
-
-// run runs the driver with the command-line arguments args (without the
-// program name) and returns the exit code.
-func (d *driver) run(args []string) int {
-	for _, arg := range args {
-		if arg == "--" {
-			break
-		}
-		if name, ok := flagName(arg); ok && (name == "fix" || name == "diff" || name == "json") {
-			fmt.Fprintf(d.stderr, "pidlint: -%s cannot be combined with -format or -new-from-rev; run pidlint -%s without them\n", name, name)
-			return exitError
-		}
-	}
+// defineFlags defines every flag of the driver, the analyzer's among
+// them, on a new flag set that stores into opts. It returns the set, the
+// analyzer whose flags it holds, and the -goos value.
+func defineFlags(opts *options) (*flag.FlagSet, *analysis.Analyzer, *string) {
 	a := analyzer.New()
 	fs := flag.NewFlagSet("pidlint", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	format := formatValue("text")
-	fs.Var(&format, "format", "output format: sarif, github or text")
-	newFromRev := fs.String("new-from-rev", "", "report only findings on lines added or changed since this git revision")
-	tests := fs.Bool("test", true, "also analyze test files")
+	fs.Var(&opts.format, "format", "output `format`: text, sarif (a SARIF 2.1.0 log on standard output) or github (GitHub Actions annotations on standard output)")
+	fs.BoolVar(&opts.json, "json", false, "print the findings as go vet -json does, on standard output")
+	fs.BoolVar(&opts.fix, "fix", false, "apply the suggested fixes, then list the findings left")
+	fs.BoolVar(&opts.diff, "diff", false, "print the suggested fixes as a unified diff; change no file")
+	fs.StringVar(&opts.newFromRev, "new-from-rev", "", "report only findings on lines added or changed since the git `revision`")
+	fs.BoolVar(&opts.tests, "test", true, "also analyze test files")
+	fs.BoolVar(&opts.verbose, "v", false, "print the go commands run, one line each")
+	goosFlag := fs.String("goos", defaultGOOS, "comma-separated `GOOS` values to analyze the code for, or host for this machine's only")
+	fs.StringVar(&opts.baseline, "baseline", "", "report only findings not recorded in the baseline `file`, and its stale entries")
+	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record every finding in the baseline `file` and exit 0")
+	fs.StringVar(&opts.vendorDir, "vendor-safeprobe", "", "write safeprobe into the `directory` of the module (e.g. internal/safeprobe), or update it there, and point the fixes at it")
+	fs.BoolVar(&opts.version, "version", false, "print the version pidlint was built from")
+	fs.BoolVar(&opts.version, "V", false, "the same as -version")
 	a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	return fs, a, goosFlag
+}
+
+// parseFlags parses the command line. On a usage error, -help or
+// -version it prints what to and returns ok false with the exit code.
+func (d *driver) parseFlags(args []string) (opts *options, code int, ok bool) {
+	opts = &options{format: "text"}
+	fs, a, goosFlag := defineFlags(opts)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(d.stderr, driverUsage)
-			fs.SetOutput(d.stderr)
-			fs.PrintDefaults()
-			return exitClean
+			writeHelp(d.stdout, fs)
+			return nil, exitClean, false
 		}
-		fmt.Fprintf(d.stderr, "pidlint: %v (pidlint -format=text -help lists the flags)\n", err)
-		return exitError
+		return nil, d.usageError("%v", err), false
 	}
-	revSet := false
-	fs.Visit(func(f *flag.Flag) { revSet = revSet || f.Name == "new-from-rev" })
-	if revSet && strings.TrimSpace(*newFromRev) == "" {
-		fmt.Fprintln(d.stderr, "pidlint: -new-from-rev needs a git revision, e.g. -new-from-rev=origin/main")
-		return exitError
+	if opts.version {
+		writeVersion(d.stdout)
+		return nil, exitClean, false
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(d.stderr, "pidlint: no packages given, e.g. ./...")
-		return exitError
+	set := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) {
+		set[f.Name] = true
+		if a.Flags.Lookup(f.Name) != nil {
+			opts.analyzerArgs = append(opts.analyzerArgs, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	opts.revSet = set["new-from-rev"]
+	// Flags that choose what becomes of the findings exclude each other
+	// (-fix -diff is -diff, as in go vet).
+	var modes []string
+	for _, m := range []struct {
+		name string
+		on   bool
+	}{{"format", set["format"]}, {"json", opts.json}, {"fix", opts.fix && !opts.diff}, {"diff", opts.diff}, {"write-baseline", set["write-baseline"]}} {
+		if m.on {
+			modes = append(modes, "-"+m.name)
+		}
 	}
+	switch {
+	case len(modes) > 1:
+		return nil, d.usageError("%s cannot be combined with %s: each says what to do with the findings", modes[0], strings.Join(modes[1:], ", ")), false
+	case opts.writeBaseline != "" && (opts.baseline != "" || opts.revSet):
+		return nil, d.usageError("-write-baseline records every finding: drop -baseline and -new-from-rev"), false
+	case opts.vendorDir != "" && opts.diff:
+		return nil, d.usageError("-vendor-safeprobe writes files and -diff changes none: vendor first, then run -diff"), false
+	case set["baseline"] && opts.baseline == "", set["write-baseline"] && opts.writeBaseline == "":
+		return nil, d.usageError("-baseline and -write-baseline need a file name, e.g. -baseline=pidlint.baseline"), false
+	case set["vendor-safeprobe"] && opts.vendorDir == "":
+		return nil, d.usageError("-vendor-safeprobe needs a directory of the module, e.g. -vendor-safeprobe=internal/safeprobe"), false
+	case opts.revSet && strings.TrimSpace(opts.newFromRev) == "":
+		return nil, d.usageError("-new-from-rev needs a git revision, e.g. -new-from-rev=origin/main"), false
+	case fs.NArg() == 0:
+		return nil, d.usageError("no packages given, e.g. pidlint ./..."), false
+	}
+	var err error
+	if opts.goos, err = parseGOOS(*goosFlag, hostGOOS()); err != nil {
+		return nil, d.usageError("-goos=%s: %v", *goosFlag, err), false
+	}
+	opts.patterns = fs.Args()
+	return opts, exitClean, true
+}
 
-	// Read the changes first: a bad revision fails fast, before loading.
-	var changed *changes
-	if revSet {
+// hostGOOS is the GOOS the go command builds for when pidlint does not
+// set one.
+func hostGOOS() string {
+	if g := os.Getenv("GOOS"); g != "" {
+		return g
+	}
+	return runtime.GOOS
+}
+
+// parseGOOS parses -goos: a comma-separated list of GOOS values, or
+// "host". The host's GOOS comes first when listed: its build covers every
+// package, the others only what differs.
+func parseGOOS(s, host string) ([]string, error) {
+	var list []string
+	for g := range strings.SplitSeq(s, ",") {
+		g = strings.TrimSpace(g)
+		switch {
+		case g == "":
+			continue
+		case g == "host":
+			g = host
+		case !knownGOOS[g]:
+			return nil, fmt.Errorf("unknown GOOS %q", g)
+		}
+		if !slices.Contains(list, g) {
+			list = append(list, g)
+		}
+	}
+	if len(list) == 0 {
+		return nil, errors.New("no GOOS given")
+	}
+	if i := slices.Index(list, host); i > 0 {
+		list = append(append([]string{host}, list[:i]...), list[i+1:]...)
+	}
+	return list, nil
+}
+
+// knownGOOS are the values of GOOS the go command accepts.
+var knownGOOS = map[string]bool{
+	"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true,
+	"hurd": true, "illumos": true, "ios": true, "js": true, "linux": true, "netbsd": true,
+	"openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true,
+}
+
+// run runs the driver with the command-line arguments args (without the
+// program name) and returns the exit code.
+func (d *driver) run(args []string) int {
+	opts, code, ok := d.parseFlags(args)
+	if !ok {
+		return code
+	}
+	if err := checkModule(d.dir, opts.patterns); err != nil {
+		fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+		return exitError
+	}
+	// Read the baseline and the changes first: a corrupt baseline or a bad
+	// revision fails fast, before loading.
+	var base *baseline
+	if opts.baseline != "" {
 		var err error
-		if changed, err = gitChanges(d.dir, *newFromRev); err != nil {
+		if base, err = readBaseline(opts.baseline); err != nil {
 			fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
 			return exitError
 		}
 	}
-
-	root := "" // found from the packages
-	if changed != nil {
-		root = changed.root
+	if opts.vendorDir != "" {
+		path, err := runVendor(d.dir, opts.vendorDir, opts.analyzerFlag("safeprobe"), d.stderr)
+		if err != nil {
+			fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+			return exitError
+		}
+		opts.analyzerArgs = append(opts.analyzerArgs, "-safeprobe="+path)
 	}
-	rep, err := d.analyze(a, fs.Args(), *tests, root)
+	var changed *changes
+	if opts.revSet {
+		var err error
+		if changed, err = gitChanges(d.dir, opts.newFromRev); err != nil {
+			fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+			return exitError
+		}
+	}
+	rep, err := d.analyze(opts)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
 		return exitError
 	}
 	if changed != nil {
+		rep.root = changed.root
 		rep.findings = slices.DeleteFunc(rep.findings, func(f finding) bool { return !changed.has(f.pos) })
 	}
 	for _, e := range rep.errors {
 		fmt.Fprintf(d.stderr, "pidlint: %s\n", e)
 	}
-	switch format {
-	case "sarif":
-		err = writeSARIF(d.stdout, rep)
-	case "github":
-		err = writeGitHub(d.stdout, rep)
-	default:
-		err = writeText(d.stderr, rep)
+	for _, s := range rep.skipped {
+		fmt.Fprintf(d.stderr, "pidlint: %s\n", s)
 	}
-	switch {
-	case err != nil:
+	if opts.writeBaseline != "" {
+		return d.writeBaseline(opts, rep)
+	}
+	if base != nil {
+		if err := d.applyBaseline(base, opts, rep); err != nil {
+			fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+			return exitError
+		}
+	}
+	left, err := d.output(opts, rep)
+	if err != nil {
 		fmt.Fprintf(d.stderr, "pidlint: %v\n", err)
+	}
+	return exitCode(rep, left, err)
+}
+
+// output prints or applies the findings as the flags ask, and returns how
+// many the run leaves: every one it reports, or with -fix those it did
+// not fix.
+func (d *driver) output(opts *options, rep *report) (int, error) {
+	switch {
+	case opts.fix && !opts.diff:
+		res, err := applyFixes(rep.findings, rep.root, false, d.stdout, d.stderr)
+		if err != nil {
+			return len(rep.findings), err
+		}
+		printFixSummary(d.stderr, res)
+		if res.importsDefault {
+			d.tidyHint()
+		}
+		return len(res.left), nil
+	case opts.diff:
+		_, err := applyFixes(rep.findings, rep.root, true, d.stdout, d.stderr)
+		return len(rep.findings), err
+	case opts.json:
+		return len(rep.findings), writeJSON(d.stdout, rep)
+	case opts.format == "sarif":
+		return len(rep.findings), writeSARIF(d.stdout, rep)
+	case opts.format == "github":
+		return len(rep.findings), writeGitHub(d.stdout, rep)
+	}
+	return len(rep.findings), writeText(d.stderr, rep)
+}
+
+// exitCode is the run's exit status, the same in every mode: 1 when
+// anything failed, else 3 when findings are left (reported, or with -fix
+// not fixed), else 0. Usage errors (2) never get this far.
+func exitCode(rep *report, left int, outputErr error) int {
+	switch {
+	case outputErr != nil || len(rep.errors) > 0:
 		return exitError
-	case len(rep.errors) > 0:
-		return exitError
-	case len(rep.findings) > 0:
+	case left > 0:
 		return exitFindings
 	}
 	return exitClean
 }
 
-// analyze loads the packages that patterns name, with their tests if
-// tests is set, and runs a on them. The report names files relative to
-// root, or if root is "", to the directory d.root finds.
-func (d *driver) analyze(a *analysis.Analyzer, patterns []string, tests bool, root string) (*report, error) {
-	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax | packages.NeedModule,
-		Dir:   d.dir,
-		Tests: tests,
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, err
-	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
-	}
-	if root == "" {
-		root = d.root(pkgs)
-	}
-	rep := &report{root: root}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			if e.Pos == "" || e.Pos == "-" {
-				rep.errors = append(rep.errors, e.Msg)
-			} else {
-				rep.errors = append(rep.errors, e.Error())
-			}
-		}
-		if p.Module != nil && p.Module.Error != nil {
-			rep.errors = append(rep.errors, p.Module.Error.Err)
-		}
-	})
-	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
-	if err != nil {
-		return nil, err
-	}
-	type key struct {
-		pos, end token.Position
-		message  string
-	}
-	seen := make(map[key]bool)
-	for act := range graph.All() {
-		if act.Err != nil {
-			// A package that failed to load has said why.
-			if act.IsRoot && act.Analyzer == a && len(act.Package.Errors) == 0 {
-				rep.errors = append(rep.errors, fmt.Sprintf("%s: %v", act.Package.ID, act.Err))
-			}
-			continue
-		}
-		if !act.IsRoot {
-			continue
-		}
-		fset := act.Package.Fset
-		for _, diag := range act.Diagnostics {
-			f := newFinding(fset, diag)
-			// A file in a package and its test variant is analyzed twice.
-			if k := (key{f.pos, f.end, f.message}); !seen[k] {
-				seen[k] = true
-				rep.findings = append(rep.findings, f)
-			}
+// writeText prints findings as go vet does: file:line:col: message.
+func writeText(w io.Writer, rep *report) error {
+	for _, f := range rep.findings {
+		if _, err := fmt.Fprintf(w, "%s: %s\n", f.pos, f.message); err != nil {
+			return err
 		}
 	}
-	slices.SortFunc(rep.findings, func(x, y finding) int {
-		return cmp.Or(
-			cmp.Compare(x.pos.Filename, y.pos.Filename),
-			cmp.Compare(x.pos.Line, y.pos.Line),
-			cmp.Compare(x.pos.Column, y.pos.Column),
-			cmp.Compare(x.message, y.message),
-		)
-	})
-	// A package and its test variant report the same load error.
-	slices.Sort(rep.errors)
-	rep.errors = slices.Compact(rep.errors)
-	return rep, nil
-}
-
-func newFinding(fset *token.FileSet, diag analysis.Diagnostic) finding {
-	f := finding{
-		pos:      fset.Position(diag.Pos),
-		end:      fset.Position(diag.End),
-		category: diag.Category,
-		message:  diag.Message,
-	}
-	if r, ok := analyzer.RuleOf(diag); ok {
-		f.rule = r.ID
-	}
-	for _, sf := range diag.SuggestedFixes {
-		fx := fix{message: sf.Message}
-		for _, te := range sf.TextEdits {
-			end := te.End
-			if !end.IsValid() {
-				end = te.Pos
-			}
-			fx.edits = append(fx.edits, edit{pos: fset.Position(te.Pos), end: fset.Position(end), newText: string(te.NewText)})
-		}
-		f.fixes = append(f.fixes, fx)
-	}
-	return f
+	return nil
 }
 
 // root returns the directory that reports name files relative to: the
 // git work tree's top, or else the main module's directory, or else the
-// directory the packages were loaded from.
-func (d *driver) root(pkgs []*packages.Package) string {
+// directory pidlint runs in.
+func (d *driver) root(moduleDir string) string {
 	if top, err := gitTopLevel(d.dir); err == nil {
 		return top
 	}
-	for _, p := range pkgs {
-		if p.Module != nil && p.Module.Main && p.Module.Dir != "" {
-			return p.Module.Dir
-		}
+	if moduleDir != "" {
+		return moduleDir
 	}
 	if d.dir != "" {
 		return d.dir
@@ -377,12 +423,14 @@ func gitTopLevel(dir string) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
-// writeText prints findings as singlechecker does: file:line:col: message.
-func writeText(w io.Writer, rep *report) error {
-	for _, f := range rep.findings {
-		if _, err := fmt.Fprintf(w, "%s: %s\n", f.pos, f.message); err != nil {
-			return err
+// analyzerFlag returns the value of the analyzer flag name as set on the
+// command line, or "".
+func (o *options) analyzerFlag(name string) string {
+	v := ""
+	for _, a := range o.analyzerArgs {
+		if rest, ok := strings.CutPrefix(a, "-"+name+"="); ok {
+			v = rest
 		}
 	}
-	return nil
+	return v
 }

@@ -7,7 +7,9 @@ import (
 	"testing"
 )
 
-func TestWantsDriver(t *testing.T) {
+// TestVetToolCall checks which command lines are go vet's or go fix's
+// calls of a vet tool (handled by unitchecker) and which the driver's.
+func TestVetToolCall(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want bool
@@ -15,17 +17,18 @@ func TestWantsDriver(t *testing.T) {
 		{[]string{"./..."}, false},
 		{[]string{"-fix", "./..."}, false},
 		{[]string{"-json", "-strict", "./..."}, false},
-		{[]string{"-V=full"}, false},
-		{[]string{"-flags"}, false},
-		{[]string{"/tmp/x/vet.cfg"}, false},
-		{[]string{"-format=sarif", "./..."}, true},
-		{[]string{"--format", "github", "./..."}, true},
-		{[]string{"-strict", "-new-from-rev=HEAD~1", "./..."}, true},
-		{[]string{"-safeprobe", "x/y", "-format=text", "./..."}, true},
-		{[]string{"--", "-format=sarif"}, false},
+		{[]string{"-V=full"}, true},
+		{[]string{"-V"}, false},
+		{[]string{"-version"}, false},
+		{[]string{"-flags"}, true},
+		{[]string{"/tmp/x/vet.cfg"}, true},
+		{[]string{"-json", "-strict=true", "/tmp/x/vet.cfg"}, true},
+		{[]string{"-format=sarif", "./..."}, false},
+		{[]string{"./a", "/tmp/x/vet.cfg"}, false},
+		{[]string{"-format=sarif", "-new-from-rev=HEAD~1", "./..."}, false},
 	} {
-		if got := wantsDriver(tc.args); got != tc.want {
-			t.Errorf("wantsDriver(%q) = %v, want %v", tc.args, got, tc.want)
+		if got := isVetToolCall(tc.args); got != tc.want {
+			t.Errorf("isVetToolCall(%q) = %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }
@@ -40,8 +43,8 @@ func runDriver(t *testing.T, dir string, args ...string) result {
 	return result{stdout.String(), stderr.String(), code}
 }
 
-// TestDriverUsageErrors checks that a bad flag or value exits 1 with a
-// message naming it, before anything is loaded.
+// TestDriverUsageErrors checks that a bad flag or value exits 2 with one
+// line naming it and pointing at -help, before anything is loaded.
 func TestDriverUsageErrors(t *testing.T) {
 	dir := t.TempDir() // not a git work tree
 	for _, tc := range []struct {
@@ -51,15 +54,24 @@ func TestDriverUsageErrors(t *testing.T) {
 		{[]string{"-format=xml", "./..."}, []string{"-format", `"xml"`, "sarif, github or text"}},
 		{[]string{"-format=sarif", "-disable=PL999", "./..."}, []string{"-disable", `"PL999"`}},
 		{[]string{"-format=sarif", "-nosuchflag", "./..."}, []string{"-nosuchflag"}},
-		{[]string{"-format=github", "-fix", "./..."}, []string{"-fix cannot be combined"}},
-		{[]string{"-format=sarif", "-json", "./..."}, []string{"-json cannot be combined"}},
+		{[]string{"-format=github", "-fix", "./..."}, []string{"-format cannot be combined with -fix"}},
+		{[]string{"-goos=linux,beos", "./..."}, []string{"-goos", `"beos"`}},
+		{[]string{"-format=sarif", "-json", "./..."}, []string{"-format cannot be combined with -json"}},
+		{[]string{"-json", "-fix", "./..."}, []string{"-json cannot be combined with -fix"}},
+		{[]string{"-write-baseline=b", "-diff", "./..."}, []string{"-diff cannot be combined with -write-baseline"}},
+		{[]string{"-write-baseline=b", "-baseline=b", "./..."}, []string{"-write-baseline records every finding"}},
+		{[]string{"-baseline=", "./..."}, []string{"need a file name"}},
+		{[]string{"-vendor-safeprobe=internal/safeprobe", "-diff", "./..."}, []string{"-vendor-safeprobe writes files"}},
+		{[]string{"-fix=maybe", "./..."}, []string{"-fix", `"maybe"`}},
 		{[]string{"-format=sarif"}, []string{"no packages"}},
 		{[]string{"-new-from-rev=", "./..."}, []string{"-new-from-rev needs a git revision"}},
-		{[]string{"-new-from-rev=main", "./..."}, []string{"-new-from-rev=main", "not in a git work tree"}},
 	} {
 		r := runDriver(t, dir, tc.args...)
-		if r.code != exitError {
-			t.Errorf("pidlint %s: exit %d, want %d", strings.Join(tc.args, " "), r.code, exitError)
+		if r.code != exitUsage {
+			t.Errorf("pidlint %s: exit %d, want %d", strings.Join(tc.args, " "), r.code, exitUsage)
+		}
+		if strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, " (pidlint -help for more)\n") {
+			t.Errorf("pidlint %s: want one line ending in (pidlint -help for more), got %q", strings.Join(tc.args, " "), r.stderr)
 		}
 		for _, w := range tc.want {
 			if !strings.Contains(r.stderr, w) {
@@ -70,9 +82,11 @@ func TestDriverUsageErrors(t *testing.T) {
 			t.Errorf("pidlint %s: stdout %q, want none", strings.Join(tc.args, " "), r.stdout)
 		}
 	}
-	r := runDriver(t, dir, "-format=text", "-help")
-	if r.code != exitClean || !strings.Contains(r.stderr, "-new-from-rev") {
-		t.Errorf("pidlint -format=text -help: exit %d, stderr:\n%s", r.code, r.stderr)
+	// An unknown revision is an error of the run, not of the command line.
+	mod := writeModule(t, map[string]string{"go.mod": "module example.com/m\n"})
+	r := runDriver(t, mod, "-new-from-rev=main", "./...")
+	if r.code != exitError || !strings.Contains(r.stderr, "-new-from-rev=main") || !strings.Contains(r.stderr, "not in a git work tree") {
+		t.Errorf("pidlint -new-from-rev=main outside git: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 

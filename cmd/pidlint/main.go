@@ -2,27 +2,46 @@
 //
 // Usage:
 //
-//	pidlint [-strict] [-fix] [-diff] [-json] [-safeprobe=path] [-disable=PL00N,…] packages
-//	pidlint -format=sarif|github|text [-new-from-rev=REV] [-test=false] [-strict] … packages
+//	pidlint [-goos=linux,darwin,windows,freebsd|host] [-strict] [-safeprobe=path] [-disable=PL00N,…] [-test=false] packages
+//	pidlint [-json | -fix | -diff | -format=sarif|github|text] [-new-from-rev=REV] … packages
+//	pidlint [-baseline=FILE | -write-baseline=FILE] [-vendor-safeprobe=DIR] … packages
+//	pidlint -help | -version
 //	pidlint -explain [-markdown] [PL00N…]
 //	go vet -vettool=$(command -v pidlint) ./...
 //	go fix -fixtool=$(command -v pidlint) ./...
 //
-// Without -format or -new-from-rev, pidlint is a standard analysis driver
-// (singlechecker): text or -json output, -fix and -diff, and the protocol
-// go vet and go fix use to run it. -format=sarif prints a SARIF 2.1.0 log
-// for code scanning dashboards, -format=github GitHub Actions annotations,
-// -format=text the plain text; -new-from-rev=REV reports only findings on
-// lines added or changed since the git revision REV. -explain prints the
-// rules' documentation; -explain -markdown prints docs/rules.md.
+// pidlint analyzes the packages as they build for each GOOS that -goos
+// names (linux, darwin, windows and freebsd by default; -goos=host for
+// this machine's only), each with full type information, so that a probe
+// in a _darwin.go file or under //go:build windows is seen on a Linux
+// machine. The go command does the work (go vet -vettool=pidlint, once per
+// GOOS): it loads and caches each package's result, so a second run on an
+// unchanged tree costs what go vet's does. The build for the host covers
+// every package; the other GOOS builds cover only the packages whose files
+// for that GOOS hold something a rule looks at. A finding that several
+// builds report is reported once; their suggested fixes are kept when they
+// agree. A package that does not type-check for one GOOS (cgo-only code)
+// is skipped for that GOOS with a line saying so.
 //
-// Exit status: 0 when clean, 3 when it reports findings, 1 on errors.
+// Output: text on standard error; -json go vet's JSON on standard output;
+// -format=sarif a SARIF 2.1.0 log for code scanning dashboards;
+// -format=github GitHub Actions annotations. -fix applies the suggested
+// fixes and -diff prints them as a unified diff. -new-from-rev=REV
+// reports only findings on lines added or changed since the git revision
+// REV. -explain prints the rules' documentation; -explain -markdown
+// prints docs/rules.md.
+//
+// Run by go vet or go fix (its only argument a vet.cfg file, or -flags,
+// or -V=full), pidlint is a vet tool (unitchecker).
+//
+// Exit status, the same in every mode: 0 when clean (with -fix: nothing
+// left unfixed), 3 when findings remain, 1 on errors, 2 for a command line
+// it cannot run. pidlint -help prints every flag, grouped.
 package main
 
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -35,18 +54,16 @@ func main() {
 	if len(args) >= 1 && (args[0] == "-explain" || args[0] == "--explain") {
 		os.Exit(explain(args[1:]))
 	}
-	if wantsDriver(args) {
-		d := &driver{stdout: os.Stdout, stderr: os.Stderr}
-		os.Exit(d.run(args))
+	if isVetToolCall(args) {
+		if writeTypesOnlyVetx(args[len(args)-1]) {
+			os.Exit(0)
+		}
+		// singlechecker answers go vet's handshake and runs unitchecker
+		// on the vet.cfg.
+		singlechecker.Main(analyzer.Analyzer)
 	}
-	if slices.ContainsFunc(args, isHelp) {
-		fmt.Fprintf(os.Stderr, "pidlint: for SARIF or GitHub output, or findings since a git revision, see pidlint -format=text -help\n\n")
-	}
-	singlechecker.Main(analyzer.Analyzer)
-}
-
-func isHelp(arg string) bool {
-	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "--h"
+	d := &driver{stdout: os.Stdout, stderr: os.Stderr}
+	os.Exit(d.run(args))
 }
 
 // explain prints the documentation of the named rules, or of all; with

@@ -4,7 +4,8 @@
 #  1. builds bin/custom-gcl, golangci-lint v2.15.0 with the plugin compiled
 #     in (tools/custom-gcl), from the Go module proxy and cache; skipped when
 #     its stamp, a hash of every source it is built from, has not changed;
-#  2. runs go vet and the unit tests of the plugin module;
+#  2. runs go vet and the unit tests of the plugin module, among them the
+#     editor recipes of docs/editors.md, run with bin/custom-gcl;
 #  3. runs bin/custom-gcl on the test module in testdata/ with two
 #     configurations and checks that the findings are exactly the expected
 #     ones (file:line and rule);
@@ -65,9 +66,9 @@ else
 	echo "golangci: go build and go vet in tools/custom-gcl: $(since "$t")"
 fi
 
-# 2. The plugin's unit tests.
+# 2. The plugin's unit tests, and the editor recipes with the binary.
 t=$(now)
-(cd "$plugin" && go vet ./... && go test -count=1 ./...)
+(cd "$plugin" && go vet ./... && PIDLINT_CUSTOM_GCL="$bin" go test -count=1 ./...)
 echo "golangci: go vet and go test in tools/golangci: $(since "$t")"
 
 gcl_flags=(--allow-serial-runners --show-stats=false

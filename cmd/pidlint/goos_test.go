@@ -1,0 +1,151 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// goosFindings are the findings in testdata/goos: every probe sits in a
+// file that does not build on Linux.
+var goosFindings = []want{
+	{"darwinonly/darwinonly_darwin.go", 8, "PL001"},
+	{"proc/bsd.go", 9, "PL001"},
+	{"proc/proc_darwin.go", 7, "PL001"},
+	{"proc/proc_freebsd.go", 7, "PL001"},
+	{"proc/proc_windows.go", 14, "PL002"},
+}
+
+// goosOf is the OS each finding's message must name.
+var goosOf = map[string]string{
+	"darwinonly/darwinonly_darwin.go": "on darwin (",
+	"proc/bsd.go":                     "on darwin, freebsd (",
+	"proc/proc_darwin.go":             "on darwin (",
+	"proc/proc_freebsd.go":            "on freebsd (",
+	"proc/proc_windows.go":            "on windows (",
+}
+
+// noCgo keeps the cgo file of testdata/goos/cgoonly out of every build:
+// its Windows file then does not type-check.
+var noCgo = []string{"CGO_ENABLED=0"}
+
+// TestEveryGOOS runs pidlint ./... on a module whose probes are only in
+// _darwin.go, _freebsd.go, _windows.go and //go:build files, and in a
+// package that builds only for darwin: one run on this host reports each,
+// naming its OS, and skips with one line the package that does not
+// type-check for windows. -goos=host sees only what the syntax-only
+// check of ignored files sees.
+func TestEveryGOOS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module for four GOOS")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := copyModule(t, "goos")
+
+	r := mustRun(t, exitFindings, dir, noCgo, bin, "./...")
+	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, goosFindings) {
+		t.Errorf("pidlint ./...: %v, want %v\nstderr:\n%s", got, goosFindings, r.stderr)
+	}
+	for line := range strings.SplitSeq(r.stderr, "\n") {
+		for file, os := range goosOf {
+			if strings.Contains(line, filepath.Join(dir, file)+":") && !strings.Contains(line, os) {
+				t.Errorf("message does not name %q: %s", os, line)
+			}
+		}
+	}
+	skip := "skipped example.com/goos/cgoonly for GOOS=windows"
+	if strings.Count(r.stderr, skip) != 1 {
+		t.Errorf("stderr does not say once %q:\n%s", skip, r.stderr)
+	}
+
+	// On the host alone only the syntax-only check of ignored files sees
+	// one of them.
+	r = mustRun(t, exitFindings, dir, noCgo, bin, "-goos=host", "./...")
+	wantHost := []want{{"proc/proc_windows.go", 14, "PL002"}}
+	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, wantHost) {
+		t.Errorf("-goos=host: %v, want %v", got, wantHost)
+	}
+	r = mustRun(t, exitFindings, dir, noCgo, bin, "-goos=host,freebsd", "./...")
+	// No build analyzes the Windows file: the syntax-only check still does.
+	wantFreeBSD := []want{{"proc/bsd.go", 9, "PL001"}, {"proc/proc_freebsd.go", 7, "PL001"}, {"proc/proc_windows.go", 14, "PL002"}}
+	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, wantFreeBSD) {
+		t.Errorf("-goos=host,freebsd: %v, want %v", got, wantFreeBSD)
+	}
+}
+
+// TestFixEveryGOOS applies the fixes of every GOOS build with -fix, checks
+// that -diff printed the same change (applied with patch), and that the
+// fixed module builds for darwin, freebsd and windows with no finding
+// left.
+func TestFixEveryGOOS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module for four GOOS")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	fixed := copyModule(t, "goos")
+	patched := copyModule(t, "goos")
+
+	diff := mustRun(t, exitFindings, patched, noCgo, bin, "-diff", "./...") // -diff fixes nothing: the findings remain
+	if n := strings.Count(diff.stdout, "\n+++ "); n != len(goosFindings) {
+		t.Errorf("-diff changes %d files, want %d:\n%s", n, len(goosFindings), diff.stdout)
+	}
+	patch := filepath.Join(t.TempDir(), "fix.diff")
+	if err := os.WriteFile(patch, []byte(diff.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, 0, patched, nil, "patch", "-p0", "-s", "-i", patch)
+
+	mustRun(t, exitClean, fixed, noCgo, bin, "-fix", "./...")
+	for _, w := range goosFindings {
+		got, want := readFile(t, filepath.Join(fixed, w.file)), readFile(t, filepath.Join(patched, w.file))
+		if got != want {
+			t.Errorf("%s: -fix wrote\n%s\nthe -diff patch made\n%s", w.file, got, want)
+		}
+	}
+	checkGofmt(t, fixed)
+	offline := []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}
+	mustRun(t, 0, fixed, offline, "go", "mod", "tidy")
+	for _, goos := range []string{"darwin", "freebsd", "windows"} {
+		mustRun(t, 0, fixed, []string{"GOOS=" + goos, "CGO_ENABLED=0"}, "go", "build", "./proc", "./darwinonly/...")
+	}
+	r := mustRun(t, exitClean, fixed, noCgo, bin, "./...")
+	if got := textFindings(t, fixed, r.stderr); len(got) > 0 {
+		t.Errorf("findings after -fix: %v", got)
+	}
+}
+
+// TestEmptyBuildCache checks that with an empty build cache, where pidlint
+// loads in-process instead of running go vet, it reports what it reports
+// with a warm one: every GOOS's findings, wrapper facts across packages,
+// the skipped package.
+func TestEmptyBuildCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes two modules with an empty build cache")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	for _, tc := range []struct {
+		module string
+		want   []want
+	}{
+		{"goos", goosFindings},
+		{"probes", probesFindings},
+	} {
+		dir := copyModule(t, tc.module)
+		env := append([]string{"GOCACHE=" + t.TempDir(), "GOFLAGS=-modcacherw"}, noCgo...)
+		r := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
+		if !strings.Contains(r.stderr, "in-process (the build cache is empty)") {
+			t.Errorf("%s: an empty build cache did not load in-process:\n%s", tc.module, r.stderr)
+		}
+		if got := textFindings(t, dir, r.stderr); !slices.Equal(got, tc.want) {
+			t.Errorf("%s, empty build cache: %v, want %v\nstderr:\n%s", tc.module, got, tc.want, r.stderr)
+		}
+		if tc.module == "goos" && !strings.Contains(r.stderr, "skipped example.com/goos/cgoonly for GOOS=windows") {
+			t.Errorf("goos, empty build cache: cgoonly not skipped for windows:\n%s", r.stderr)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package main
+
+// This file decides which packages each GOOS build beyond the first needs:
+// the builds of a package differ only in its GOOS-constrained files, so a
+// package needs the build for a GOOS only when one of its files for that
+// GOOS does not build for the first GOOS and names something a rule looks
+// at. Most packages have no such file, and most runs need no other build.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/build"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// A listedPackage is what go list -find says of a package.
+type listedPackage struct {
+	Dir                                          string
+	ImportPath                                   string
+	GoFiles, CgoFiles, TestGoFiles, XTestGoFiles []string
+}
+
+// listPackages lists the packages patterns match for goos, without
+// loading their dependencies.
+func (d *driver) listPackages(opts *options, goos string, patterns []string) ([]listedPackage, error) {
+	args := append([]string{"list", "-e", "-find", "-json=Dir,ImportPath,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles"}, patterns...)
+	cmd := d.goCommand(opts, goos, args)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// probeWords are the identifiers and strings some rule looks for: a file
+// without any of them holds no finding (but for calls of wrappers
+// declared elsewhere; see extraBuilds).
+var probeWords = [][]byte{
+	[]byte("Kill"), []byte("Signal"), []byte("Syscall"), []byte("FindProcess"),
+	[]byte("/proc"), []byte("Command"),
+}
+
+// mayHoldProbe reports whether src names something a rule looks at.
+func mayHoldProbe(src []byte) bool {
+	for _, w := range probeWords {
+		if bytes.Contains(src, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildContext is go/build's view of a GOOS build: the host's
+// architecture, cgo only on the host (the go command turns it off when
+// cross-compiling).
+func buildContext(goos string) *build.Context {
+	ctx := build.Default
+	ctx.GOOS = goos
+	if goos != runtime.GOOS {
+		ctx.CgoEnabled = false
+	}
+	return &ctx
+}
+
+// buildsFor reports whether the file name in dir builds for goos.
+func buildsFor(goos, dir, name string) bool {
+	ok, err := buildContext(goos).MatchFile(dir, name)
+	return err == nil && ok
+}
+
+// packagesFor returns the import paths and directories of the packages,
+// listed for goos, that have a file for goos that does not build for
+// first and may hold a probe. A call in such a file of a wrapper declared
+// in another file or package, with nothing else a rule looks at, is not
+// seen.
+func packagesFor(pkgs []listedPackage, goos, first string) (paths []string, dirs map[string]bool) {
+	dirs = make(map[string]bool)
+	for _, p := range pkgs {
+		for _, list := range [][]string{p.GoFiles, p.CgoFiles, p.TestGoFiles, p.XTestGoFiles} {
+			if slices.ContainsFunc(list, func(name string) bool { return differs(p.Dir, name, goos, first) }) {
+				paths = append(paths, p.ImportPath)
+				dirs[p.Dir] = true
+				break
+			}
+		}
+	}
+	return paths, dirs
+}
+
+// differs reports whether the file name in dir builds for goos but not
+// for first, and may hold a probe.
+func differs(dir, name, goos, first string) bool {
+	if buildsFor(first, dir, name) || !buildsFor(goos, dir, name) {
+		return false
+	}
+	src, err := os.ReadFile(filepath.Join(dir, name))
+	return err != nil || mayHoldProbe(src) // unreadable: let the build say why
+}
+
+// moduleRoot returns the directory of the go.mod governing dir, or "".
+func moduleRoot(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

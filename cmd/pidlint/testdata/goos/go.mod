@@ -1,0 +1,3 @@
+module example.com/goos
+
+go 1.24

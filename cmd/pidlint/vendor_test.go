@@ -1,0 +1,304 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pidlint/pidlint"
+)
+
+// offlineEnv makes the go command work from the module cache alone, as in
+// an air-gapped CI job: nothing can be fetched, go.mod may be updated.
+var offlineEnv = []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}
+
+// writeModule writes a module with the given files (name → content) into
+// a new temporary directory outside this repository and returns it.
+func writeModule(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		name = filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// daemonModule is a user's module that knows nothing of pidlint: its
+// go.mod requires nothing, and it holds one probe a fix rewrites.
+var daemonModule = map[string]string{
+	"go.mod": "module example.com/daemon\n\ngo 1.26.0\n",
+	"alive.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+func main() {
+	pid, _ := strconv.Atoi(os.Args[1])
+	fmt.Println(syscall.Kill(pid, 0) == nil)
+}
+`,
+}
+
+// TestVendorSafeprobe runs pidlint -vendor-safeprobe -fix on a module
+// that does not depend on pidlint, with nothing to download: the copy
+// is written, the fix calls it, and the module builds and lints clean.
+// Re-running keeps an up-to-date copy, updates an older one, and refuses
+// to overwrite a local edit.
+func TestVendorSafeprobe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and runs the go command")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := writeModule(t, daemonModule)
+	vendored := filepath.Join(dir, "internal", "safeprobe")
+	const importPath = "example.com/daemon/internal/safeprobe"
+
+	r := mustRun(t, 0, dir, offlineEnv, bin, "-vendor-safeprobe=internal/safeprobe", "-fix", "./...")
+	if !strings.Contains(r.stderr, "wrote safeprobe") || !strings.Contains(r.stderr, "fixes call "+importPath) {
+		t.Errorf("stderr does not say what was vendored:\n%s", r.stderr)
+	}
+	want := embeddedWithHeader(t)
+	if got := readDir(t, vendored); !maps.Equal(got, want) {
+		t.Fatalf("vendored files %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	gomod := readFile(t, filepath.Join(dir, "go.mod"))
+	if !strings.Contains(gomod, "golang.org/x/sys") || strings.Contains(gomod, "pidlint") {
+		t.Errorf("go.mod should require golang.org/x/sys and not pidlint:\n%s", gomod)
+	}
+	if src := readFile(t, filepath.Join(dir, "alive.go")); !strings.Contains(src, `"`+importPath+`"`) || !strings.Contains(src, "safeprobe.Alive(pid)") {
+		t.Errorf("the fix does not call the vendored copy:\n%s", src)
+	}
+	mustRun(t, 0, dir, offlineEnv, "go", "build", "./...")
+	mustRun(t, 0, dir, offlineEnv, "go", "vet", "./...")
+	checkGofmt(t, dir)
+	mustRun(t, 0, dir, offlineEnv, bin, "-safeprobe="+importPath, "-strict", "./...")
+
+	// Again: nothing changes.
+	r = mustRun(t, 0, dir, offlineEnv, bin, "-vendor-safeprobe=internal/safeprobe", "./...")
+	if !strings.Contains(r.stderr, "internal/safeprobe is up to date") {
+		t.Errorf("a second run does not say the copy is up to date:\n%s", r.stderr)
+	}
+
+	// An older copy: a file whose content an older pidlint wrote, and a
+	// file safeprobe no longer has, both in its manifest.
+	m := readManifest(t, vendored)
+	older := filepath.Join(vendored, "probe.go")
+	writeFile(t, older, readFile(t, older)+"\n// an older version\n")
+	writeFile(t, filepath.Join(vendored, "retired.go"), "package safeprobe\n")
+	m.Version = "v0.0.1"
+	m.Files["probe.go"] = checksum([]byte(readFile(t, older)))
+	m.Files["retired.go"] = checksum([]byte("package safeprobe\n"))
+	writeManifest(t, vendored, m)
+	r = mustRun(t, 0, dir, offlineEnv, bin, "-vendor-safeprobe=internal/safeprobe", "./...")
+	if !strings.Contains(r.stderr, "updated safeprobe") {
+		t.Errorf("stderr does not say the copy was updated:\n%s", r.stderr)
+	}
+	if got := readDir(t, vendored); !maps.Equal(got, want) {
+		t.Errorf("after the update: files %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+
+	// A local edit: refused, named, and kept.
+	edited := readFile(t, older) + "\n// a local change\n"
+	writeFile(t, older, edited)
+	r = mustRun(t, 1, dir, offlineEnv, bin, "-vendor-safeprobe=internal/safeprobe", "-fix", "./...")
+	if !strings.Contains(r.stderr, "internal/safeprobe/probe.go has local edits") {
+		t.Errorf("the refusal does not name the edited file:\n%s", r.stderr)
+	}
+	if readFile(t, older) != edited {
+		t.Errorf("the edited file was overwritten")
+	}
+}
+
+// TestVendorSafeprobeRefuses checks the cases -vendor-safeprobe refuses
+// before writing anything, each with an error that names the problem.
+func TestVendorSafeprobeRefuses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	t.Parallel()
+	for _, tc := range []struct {
+		name, rel, safeprobe string
+		files                map[string]string
+		wantErr              string
+	}{
+		{name: "absolute", rel: "/tmp/safeprobe", wantErr: "want a directory relative to the module root"},
+		{name: "outside", rel: "../safeprobe", wantErr: "outside the module"},
+		{name: "other name", rel: "internal/probe", wantErr: "must be named safeprobe"},
+		{name: "ignored dir", rel: "testdata/safeprobe", wantErr: `ignores a directory named "testdata"`},
+		{name: "other safeprobe flag", rel: "internal/safeprobe", safeprobe: "example.com/other/safeprobe", wantErr: "name different packages"},
+		{
+			name: "foreign files", rel: "internal/safeprobe",
+			files:   map[string]string{"internal/safeprobe/mine.go": "package safeprobe\n"},
+			wantErr: "internal/safeprobe holds Go files pidlint did not write",
+		},
+		{
+			name: "corrupt manifest", rel: "internal/safeprobe",
+			files:   map[string]string{"internal/safeprobe/" + vendorManifest: "{not json"},
+			wantErr: "internal/safeprobe/" + vendorManifest + " is corrupt",
+		},
+		{
+			name: "manifest names a path", rel: "internal/safeprobe",
+			files:   map[string]string{"internal/safeprobe/" + vendorManifest: `{"files": {"../../alive.go": "sha256:00"}}`},
+			wantErr: `it lists "../../alive.go"`,
+		},
+		{
+			name: "deleted file", rel: "internal/safeprobe",
+			files:   map[string]string{"internal/safeprobe/" + vendorManifest: `{"files": {"probe.go": "sha256:00"}}`},
+			wantErr: "internal/safeprobe/probe.go was deleted",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := maps.Clone(daemonModule)
+			maps.Copy(files, tc.files)
+			dir := writeModule(t, files)
+			before := readDir(t, filepath.Join(dir, "internal", "safeprobe"))
+			gomod := readFile(t, filepath.Join(dir, "go.mod"))
+			_, err := vendorSafeprobe(dir, tc.rel, tc.safeprobe)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("vendorSafeprobe(%q) = %v, want an error with %q", tc.rel, err, tc.wantErr)
+			}
+			if after := readDir(t, filepath.Join(dir, "internal", "safeprobe")); !maps.Equal(before, after) {
+				t.Errorf("the refused run changed the directory")
+			}
+			if readFile(t, filepath.Join(dir, "go.mod")) != gomod {
+				t.Errorf("the refused run changed go.mod")
+			}
+		})
+	}
+
+	t.Run("no module", func(t *testing.T) {
+		_, err := vendorSafeprobe(t.TempDir(), "internal/safeprobe", "")
+		if err == nil || !strings.Contains(err.Error(), "no Go module here") {
+			t.Fatalf("outside a module: %v", err)
+		}
+	})
+}
+
+// TestVendorSafeprobeOldGo vendors into a module whose go line is older
+// than safeprobe's: the copy is written, with a note saying so and how to
+// raise it.
+func TestVendorSafeprobeOldGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	t.Parallel()
+	files := maps.Clone(daemonModule)
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.22\n\nrequire golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + "\n"
+	dir := writeModule(t, files)
+	v, err := vendorSafeprobe(dir, "internal/safeprobe", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "internal/safeprobe is written for go " + pidlint.GoVersion() + "; go.mod says go 1.22: if it does not build, raise it with go get go@" + pidlint.GoVersion()
+	if !slices.Contains(v.notes, want) {
+		t.Errorf("notes %q, want %q", v.notes, want)
+	}
+	if v.action != "wrote" || len(readDir(t, filepath.Join(dir, "internal", "safeprobe"))) == 0 {
+		t.Errorf("action %q: the copy was not written", v.action)
+	}
+}
+
+func TestSemverLess(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		less bool
+	}{
+		{"v0.48.0", "v0.49.0", true},
+		{"v0.49.0", "v0.49.0", false},
+		{"v0.50.0", "v0.49.0", false},
+		{"v0.9.0", "v0.49.0", true},
+		{"v0.49.1-0.20260101000000-abcdefabcdef", "v0.49.1", true},
+		{"v0.49.1-0.20260101000000-abcdefabcdef", "v0.49.0", false},
+		{"v1.0.0", "v0.99.0", false},
+	} {
+		if got := semverLess(tc.a, tc.b); got != tc.less {
+			t.Errorf("semverLess(%s, %s) = %v", tc.a, tc.b, got)
+		}
+	}
+}
+
+// embeddedWithHeader is what -vendor-safeprobe writes: each embedded
+// safeprobe file under a generated-code header.
+func embeddedWithHeader(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := pidlint.SafeprobeSources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[string]string)
+	for name, src := range files {
+		want[name] = "// Code generated by pidlint -vendor-safeprobe from github.com/pidlint/pidlint/safeprobe (devel); DO NOT EDIT.\n\n" + string(src)
+	}
+	return want
+}
+
+// readDir returns the Go files in dir by name; none when dir is missing.
+func readDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string]string)
+	for _, name := range names {
+		files[filepath.Base(name)] = readFile(t, name)
+	}
+	return files
+}
+
+func readManifest(t *testing.T, dir string) *manifest {
+	t.Helper()
+	var m manifest
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, vendorManifest))), &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+func writeManifest(t *testing.T, dir string, m *manifest) {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, vendorManifest), string(b))
+}
+
+// TestVendorSafeprobeNoSys runs -vendor-safeprobe where golang.org/x/sys
+// can be neither found nor fetched: a clear error naming the module and
+// the command that adds it, and nothing written.
+func TestVendorSafeprobeNoSys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and runs the go command")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := writeModule(t, daemonModule)
+	env := []string{"GOPROXY=off", "GOFLAGS=-mod=mod -modcacherw", "GOMODCACHE=" + t.TempDir()}
+	r := mustRun(t, exitError, dir, env, bin, "-vendor-safeprobe=internal/safeprobe", "-fix", "./...")
+	want := "safeprobe imports golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + " or later, which go.mod does not require"
+	if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "go get golang.org/x/sys@") {
+		t.Errorf("stderr does not say what is missing and how to add it:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "internal")); !os.IsNotExist(err) {
+		t.Errorf("the failed run wrote internal/: %v", err)
+	}
+	if readFile(t, filepath.Join(dir, "alive.go")) != daemonModule["alive.go"] {
+		t.Errorf("the failed run changed alive.go")
+	}
+}
