@@ -21,7 +21,7 @@ var goosFindings = []want{
 // goosOf is the OS each finding's message must name.
 var goosOf = map[string]string{
 	"darwinonly/darwinonly_darwin.go": "on darwin (",
-	"proc/bsd.go":                     "on darwin, freebsd (",
+	"proc/bsd.go":                     "on darwin and freebsd (",
 	"proc/proc_darwin.go":             "on darwin (",
 	"proc/proc_freebsd.go":            "on freebsd (",
 	"proc/proc_windows.go":            "on windows (",
