@@ -81,6 +81,31 @@ func (id Identity) Probe() (State, error) {
 	return s, nil
 }
 
+// probeThenLookup is lookupState where the OS answers the state and the
+// identity in two questions (all but Linux), the state first: should the
+// process exit and its PID be taken in between, the identity read second
+// is the newcomer's, so the answer is Reused rather than the old process
+// Running.
+func probeThenLookup(pid int) (Identity, State, error) {
+	s, err := probe(pid)
+	switch {
+	case err != nil:
+		return Identity{}, s, err
+	case s == NotFound:
+		return Identity{}, NotFound, processDone(pid)
+	}
+	id, err := lookup(pid)
+	if err != nil {
+		return Identity{}, Unknown, err
+	}
+	return id, s, nil
+}
+
+// Each identity_<os>.go defines the same two functions:
+//
+//	lookup(pid) (Identity, error)                // the identity alone
+//	lookupState(pid) (Identity, State, error)    // with the state, consistent
+
 // processDone is the error of lookup for a PID that no process has.
 func processDone(pid int) error {
 	return &ProcessError{PID: pid, State: NotFound}

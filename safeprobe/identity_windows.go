@@ -33,3 +33,5 @@ func lookup(pid int) (Identity, error) {
 	start := uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime)
 	return Identity{PID: pid, StartTime: start}, nil
 }
+
+func lookupState(pid int) (Identity, State, error) { return probeThenLookup(pid) }

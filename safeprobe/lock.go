@@ -1,12 +1,10 @@
 package safeprobe
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -104,8 +102,9 @@ func (o *LockOptions) withDefaults() LockOptions {
 	return r
 }
 
-// lockFile is an open lock file as each OS layer (lock_unix.go,
-// lock_windows.go) provides it.
+// lockFile is an open lock file as each lock_<os>.go provides it. Each also
+// defines fileKey (what names a file), staleReleaseWait, openLockFile,
+// pathKey, removeLockFile and checkLockDir.
 type lockFile interface {
 	io.ReaderAt
 	io.WriterAt
@@ -338,101 +337,6 @@ func holderGone(r Record) bool {
 	return s == NotFound || s == Reused
 }
 
-// recordState is what the OS says of the process a record names:
-// Identity.Probe when the record has an identity, Probe of the PID
-// otherwise.
-func recordState(r Record) (State, error) {
-	if r.HasIdentity {
-		return r.Identity.Probe()
-	}
-	return Probe(r.PID)
-}
-
-func newRecord(program string) Record {
-	r := Record{
-		PID:      os.Getpid(),
-		Version:  recordVersion,
-		Program:  program,
-		Acquired: time.Now().UTC(),
-	}
-	r.Host, _ = os.Hostname()
-	if id, err := Self(); err == nil {
-		r.Identity, r.HasIdentity = id, true
-	}
-	return r
-}
-
-// writeRecord replaces the content of a locked file with b.
-func writeRecord(f lockFile, b []byte, sync bool) error {
-	if err := f.Truncate(0); err != nil {
-		return err
-	}
-	if _, err := f.WriteAt(b, 0); err != nil {
-		return err
-	}
-	if sync {
-		return f.Sync()
-	}
-	return nil
-}
-
-// readRecordBytes reads up to maxRecordSize+1 bytes of a lock file, so
-// parseRecord can tell a file too large to be a record. A read error
-// yields what was read, which parseRecord judges.
-func readRecordBytes(f io.ReaderAt) []byte {
-	b := make([]byte, maxRecordSize+1)
-	n, _ := f.ReadAt(b, 0)
-	return b[:n]
-}
-
-// Acquire takes the lock at path, waiting until it is free or ctx ends. It
-// retries TryAcquire with a jittered exponential backoff (see
-// LockOptions); errors other than ErrLocked end it at once. When ctx ends
-// first, the error wraps both ctx's error and ErrLocked.
-func Acquire(ctx context.Context, path string, opts *LockOptions) (*Lock, error) {
-	o := opts.withDefaults()
-	wait := o.MinBackoff
-	var timer *time.Timer
-	var locked error // TryAcquire's last ErrLocked
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, waitEnded(path, err, locked)
-		}
-		l, err := TryAcquire(path, &o)
-		if err == nil || !errors.Is(err, ErrLocked) {
-			return l, err
-		}
-		locked = err
-		d := wait/2 + rand.N(wait/2+1)
-		if timer == nil {
-			timer = time.NewTimer(d)
-			defer timer.Stop()
-		} else {
-			timer.Reset(d)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, waitEnded(path, ctx.Err(), locked)
-		case <-timer.C:
-		}
-		wait = min(2*wait, o.MaxBackoff)
-	}
-}
-
-// waitEnded is Acquire's error when ctx ends: it wraps ctx's error and,
-// if the lock was found held, ErrLocked with the holder's PID.
-func waitEnded(path string, ctxErr, locked error) error {
-	if locked == nil {
-		return &LockError{Op: "acquire", Path: path, Err: ctxErr}
-	}
-	pid := 0
-	if le := (*LockError)(nil); errors.As(locked, &le) {
-		pid = le.PID
-	}
-	return &LockError{Op: "acquire", Path: path, PID: pid,
-		Err: fmt.Errorf("%w while waiting: %w", ctxErr, ErrLocked)}
-}
-
 // Release removes the lock file if the path still names the locked file,
 // then drops the lock and closes the file. The file is removed while the
 // lock is held, so no one else can be holding it, and a file at the path
@@ -473,94 +377,4 @@ func (l *Lock) Release() error {
 		return &LockError{Op: "release", Path: l.path, Err: err}
 	}
 	return nil
-}
-
-// Status is what Inspect finds at a lock path.
-type Status struct {
-	Path string
-	// Held reports whether some open file (possibly in this process)
-	// holds the kernel lock.
-	Held bool
-	// Stale reports that the file exists but no one holds the lock: its
-	// record names a holder that released without removing it, or died.
-	Stale bool
-	// Record is the owner record; zero when Corrupt.
-	Record Record
-	// Corrupt reports that the file's content is not an owner record;
-	// Reason says why.
-	Corrupt bool
-	Reason  string
-	// State is what the OS says of the process Record names:
-	// Identity.Probe when the record has an identity (Reused for a PID
-	// now owned by another process, or by any process of a later boot),
-	// Probe of the PID for a bare PID file, Unknown when Corrupt.
-	State State
-}
-
-// tornRetries bounds how often Inspect reads a record again while the
-// lock is held; the pauses double from 1 ms (31 ms in all).
-const tornRetries = 5
-
-// Inspect reports who holds the lock at path, without taking it. The error
-// wraps fs.ErrNotExist when there is no lock file.
-//
-// Whether the lock is held is asked by taking a shared lock on a separate
-// open file without waiting, and dropping it at once: the kernel's own
-// answer, unlike F_GETLK, which on Linux does not see flock locks. For that
-// moment a TryAcquire elsewhere would fail; TryAcquire tries again after a
-// short pause before it reports ErrLocked, so a probe does not make it fail.
-//
-// Torn reads: a new holder truncates the file and then writes its record,
-// so a reader may see an empty file, a partial record, or its predecessor's
-// record. The rule: while the lock is held, a record that is empty, lacks
-// its final newline, does not parse, or names a process that is not running
-// is read again, up to tornRetries times over about 30 ms, and the last
-// reading is reported. A free lock's record is reported as read.
-func Inspect(path string) (Status, error) {
-	for range maxReopen {
-		st, ok, err := inspectOnce(path)
-		if err != nil {
-			return Status{Path: path}, &LockError{Op: "inspect", Path: path, Err: err}
-		}
-		if ok {
-			return st, nil
-		}
-	}
-	return Status{Path: path}, &LockError{Op: "inspect", Path: path,
-		Err: errors.New("the file at the path kept changing while being inspected")}
-}
-
-// inspectOnce inspects the file at path; ok is false if the file was
-// replaced or removed meanwhile.
-func inspectOnce(path string) (st Status, ok bool, err error) {
-	f, err := openLockFile(path, false, 0)
-	if err != nil {
-		return st, false, err
-	}
-	defer f.Close()
-	pause := time.Millisecond
-	for i := 0; ; i++ {
-		st = Status{Path: path}
-		st.Held, err = f.probeHeld()
-		if err != nil {
-			return st, false, err
-		}
-		st.Stale = !st.Held
-		b := readRecordBytes(f)
-		rec, perr := parseRecord(b)
-		if perr != nil {
-			st.Corrupt, st.Reason = true, corruptReason(perr)
-		} else {
-			st.Record = rec
-			st.State, _ = recordState(rec)
-		}
-		settled := !st.Held || (perr == nil && b[len(b)-1] == '\n' && st.State == Running)
-		if settled || i == tornRetries {
-			break
-		}
-		time.Sleep(pause)
-		pause *= 2
-	}
-	pk, err := pathKey(path)
-	return st, err == nil && pk == f.key(), nil
 }

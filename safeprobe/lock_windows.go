@@ -6,9 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -36,105 +34,6 @@ const deletePendingWait = 200 * time.Millisecond
 
 // fileKey names a file: volume serial number and file index.
 type fileKey struct{ volume, indexHigh, indexLow uint32 }
-
-// winLockOS is every Windows call the lock makes. Tests substitute it to
-// simulate what Wine does not emulate faithfully: mandatory locks (a read
-// of a range another handle has locked fails with ERROR_LOCK_VIOLATION) and
-// a dead holder's lock released late.
-type winLockOS struct {
-	createFile   func(path string, access, share, disposition, flags uint32) (windows.Handle, error)
-	fileInfo     func(h windows.Handle) (windows.ByHandleFileInformation, error)
-	fileType     func(h windows.Handle) (uint32, error)
-	lockFileEx   func(h windows.Handle, flags uint32, off uint64, n uint32) error
-	unlockFileEx func(h windows.Handle, off uint64, n uint32) error
-	readAt       func(h windows.Handle, b []byte, off int64) (int, error)
-	writeAt      func(h windows.Handle, b []byte, off int64) (int, error)
-	truncate     func(h windows.Handle, size int64) error
-	flush        func(h windows.Handle) error
-	// markDeleted removes the file when h closes (at once with POSIX
-	// semantics where the file system has them).
-	markDeleted func(h windows.Handle) error
-	closeHandle func(h windows.Handle) error
-}
-
-var lockOS = winLockOS{
-	createFile: func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
-		p, err := windows.UTF16PtrFromString(path)
-		if err != nil {
-			return windows.InvalidHandle, err
-		}
-		// A file whose removal is pending fails to open with access
-		// denied; only the NT status tells it from a real denial, and it
-		// must be read on the same thread.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		h, err := windows.CreateFile(p, access, share, nil, disposition, flags, 0)
-		if errors.Is(err, windows.ERROR_ACCESS_DENIED) && lastNtStatus() == windows.STATUS_DELETE_PENDING {
-			err = windows.ERROR_DELETE_PENDING
-		}
-		return h, err
-	},
-	fileInfo: func(h windows.Handle) (windows.ByHandleFileInformation, error) {
-		var fi windows.ByHandleFileInformation
-		err := windows.GetFileInformationByHandle(h, &fi)
-		return fi, err
-	},
-	fileType: windows.GetFileType,
-	lockFileEx: func(h windows.Handle, flags uint32, off uint64, n uint32) error {
-		ol := overlappedAt(off)
-		return windows.LockFileEx(h, flags, 0, n, 0, &ol)
-	},
-	unlockFileEx: func(h windows.Handle, off uint64, n uint32) error {
-		ol := overlappedAt(off)
-		return windows.UnlockFileEx(h, 0, n, 0, &ol)
-	},
-	readAt: func(h windows.Handle, b []byte, off int64) (int, error) {
-		var done uint32
-		ol := overlappedAt(uint64(off))
-		err := windows.ReadFile(h, b, &done, &ol)
-		if errors.Is(err, windows.ERROR_HANDLE_EOF) {
-			err = io.EOF
-		}
-		return int(done), err
-	},
-	writeAt: func(h windows.Handle, b []byte, off int64) (int, error) {
-		var done uint32
-		ol := overlappedAt(uint64(off))
-		err := windows.WriteFile(h, b, &done, &ol)
-		return int(done), err
-	},
-	truncate: func(h windows.Handle, size int64) error {
-		return windows.SetFileInformationByHandle(h, windows.FileEndOfFileInfo,
-			(*byte)(unsafe.Pointer(&size)), uint32(unsafe.Sizeof(size)))
-	},
-	flush: windows.FlushFileBuffers,
-	markDeleted: func(h windows.Handle) error {
-		ex := uint32(windows.FILE_DISPOSITION_DELETE | windows.FILE_DISPOSITION_POSIX_SEMANTICS)
-		err := windows.SetFileInformationByHandle(h, windows.FileDispositionInfoEx,
-			(*byte)(unsafe.Pointer(&ex)), uint32(unsafe.Sizeof(ex)))
-		if err != nil { // no POSIX semantics: removed when the last handle closes
-			del := byte(1) // FILE_DISPOSITION_INFO.DeleteFile, a BOOLEAN
-			err = windows.SetFileInformationByHandle(h, windows.FileDispositionInfo, &del, 1)
-		}
-		return err
-	},
-	closeHandle: windows.CloseHandle,
-}
-
-var procRtlGetLastNtStatus = windows.NewLazySystemDLL("ntdll.dll").NewProc("RtlGetLastNtStatus")
-
-// lastNtStatus is the NT status of the calling thread's last failed call.
-func lastNtStatus() windows.NTStatus {
-	if procRtlGetLastNtStatus.Find() != nil {
-		return 0
-	}
-	r, _, _ := procRtlGetLastNtStatus.Call()
-	return windows.NTStatus(r)
-}
-
-func overlappedAt(off uint64) windows.Overlapped {
-	return windows.Overlapped{Offset: uint32(off), OffsetHigh: uint32(off >> 32)}
-}
 
 const shareAll = windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE
 
@@ -168,7 +67,7 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	var h windows.Handle
 	var err error
 	for {
-		h, err = lockOS.createFile(path, access, shareAll, disposition, flags)
+		h, err = sys.createFile(path, access, shareAll, disposition, flags)
 		if !errors.Is(err, windows.ERROR_DELETE_PENDING) || time.Now().After(deadline) {
 			break
 		}
@@ -182,7 +81,7 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	}
 	k, err := checkLockHandle(h, path)
 	if err != nil {
-		lockOS.closeHandle(h)
+		sys.closeHandle(h)
 		return nil, err
 	}
 	return &winLockFile{h: h, k: k, path: path}, nil
@@ -204,16 +103,16 @@ func checkLockMode(m fs.FileMode) error {
 // checkLockHandle refuses an open handle that is not a regular disk file
 // with one link, and returns the file's key.
 func checkLockHandle(h windows.Handle, path string) (fileKey, error) {
-	t, err := lockOS.fileType(h)
+	t, err := sys.fileType(h)
 	if err != nil {
 		return fileKey{}, &fs.PathError{Op: "GetFileType", Path: path, Err: err}
 	}
 	if t != windows.FILE_TYPE_DISK {
 		return fileKey{}, fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
 	}
-	fi, err := lockOS.fileInfo(h)
+	fi, k, err := handleFile(h, path)
 	if err != nil {
-		return fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+		return fileKey{}, err
 	}
 	switch {
 	case fi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0:
@@ -223,7 +122,16 @@ func checkLockHandle(h windows.Handle, path string) (fileKey, error) {
 	case fi.NumberOfLinks > 1:
 		return fileKey{}, fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
 	}
-	return fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
+	return k, nil
+}
+
+// handleFile returns what h's file is and its key.
+func handleFile(h windows.Handle, path string) (windows.ByHandleFileInformation, fileKey, error) {
+	fi, err := sys.fileInfo(h)
+	if err != nil {
+		return fi, fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	}
+	return fi, fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
 }
 
 func (f *winLockFile) key() fileKey { return f.k }
@@ -243,7 +151,7 @@ func (f *winLockFile) probeHeld() (bool, error) {
 }
 
 func (f *winLockFile) lock(flags uint32) error {
-	err := lockOS.lockFileEx(f.h, flags, lockOffset, 1)
+	err := sys.lockFileEx(f.h, flags, lockOffset, 1)
 	switch {
 	case err == nil:
 		return nil
@@ -254,7 +162,7 @@ func (f *winLockFile) lock(flags uint32) error {
 }
 
 func (f *winLockFile) unlock() error {
-	if err := lockOS.unlockFileEx(f.h, lockOffset, 1); err != nil {
+	if err := sys.unlockFileEx(f.h, lockOffset, 1); err != nil {
 		return &fs.PathError{Op: "UnlockFileEx", Path: f.path, Err: err}
 	}
 	return nil
@@ -263,7 +171,7 @@ func (f *winLockFile) unlock() error {
 func (f *winLockFile) ReadAt(b []byte, off int64) (int, error) {
 	n := 0
 	for n < len(b) {
-		m, err := lockOS.readAt(f.h, b[n:], off+int64(n))
+		m, err := sys.readAt(f.h, b[n:], off+int64(n))
 		n += m
 		if err != nil {
 			return n, err
@@ -278,7 +186,7 @@ func (f *winLockFile) ReadAt(b []byte, off int64) (int, error) {
 func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
 	n := 0
 	for n < len(b) {
-		m, err := lockOS.writeAt(f.h, b[n:], off+int64(n))
+		m, err := sys.writeAt(f.h, b[n:], off+int64(n))
 		n += m
 		if err != nil {
 			return n, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
@@ -291,36 +199,33 @@ func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
 }
 
 func (f *winLockFile) Truncate(size int64) error {
-	if err := lockOS.truncate(f.h, size); err != nil {
+	if err := sys.truncate(f.h, size); err != nil {
 		return &fs.PathError{Op: "SetFileInformationByHandle", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Sync() error {
-	if err := lockOS.flush(f.h); err != nil {
+	if err := sys.flush(f.h); err != nil {
 		return &fs.PathError{Op: "FlushFileBuffers", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Close() error {
-	return lockOS.closeHandle(f.h)
+	return sys.closeHandle(f.h)
 }
 
 // pathKey names the file at path, not following a reparse point.
 func pathKey(path string) (fileKey, error) {
-	h, err := lockOS.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
+	h, err := sys.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
 		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
 	if err != nil {
 		return fileKey{}, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
-	defer lockOS.closeHandle(h)
-	fi, err := lockOS.fileInfo(h)
-	if err != nil {
-		return fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
-	}
-	return fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
+	defer sys.closeHandle(h)
+	_, k, err := handleFile(h, path)
+	return k, err
 }
 
 // removeLockFile marks the file at path for deletion through a handle of
@@ -328,7 +233,7 @@ func pathKey(path string) (fileKey, error) {
 // the file without sharing delete access makes this fail with a sharing
 // violation; the file is then left, which is harmless.
 func removeLockFile(f lockFile, path string) error {
-	h, err := lockOS.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING,
+	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING,
 		windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	if errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
 		return nil
@@ -336,15 +241,11 @@ func removeLockFile(f lockFile, path string) error {
 	if err != nil {
 		return &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
-	defer lockOS.closeHandle(h)
-	fi, err := lockOS.fileInfo(h)
-	if err != nil {
-		return &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	defer sys.closeHandle(h)
+	if _, k, err := handleFile(h, path); err != nil || k != f.key() {
+		return err
 	}
-	if (fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}) != f.key() {
-		return nil
-	}
-	if err := lockOS.markDeleted(h); err != nil {
+	if err := sys.markDeleted(h); err != nil {
 		return &fs.PathError{Op: "SetFileInformationByHandle", Path: path, Err: err}
 	}
 	return nil

@@ -24,7 +24,7 @@ func lockChildHooks(*Lock) {}
 // and a closed handle's locks may outlive it by linger, as a dead
 // process's do until Windows gets round to releasing them. Files are real.
 type fakeLockOS struct {
-	real   winLockOS
+	real   windowsOS
 	linger time.Duration
 
 	mu        sync.Mutex
@@ -48,7 +48,7 @@ func (r fakeRange) overlaps(key fileKey, off, n uint64) bool {
 // install makes the fake the lock layer for the rest of the test.
 func (f *fakeLockOS) install(t *testing.T) {
 	t.Helper()
-	f.real = lockOS
+	f.real = sys
 	f.locks = map[windows.Handle][]fakeRange{}
 	f.keys = map[windows.Handle]fileKey{}
 	fake := f.real
@@ -57,8 +57,8 @@ func (f *fakeLockOS) install(t *testing.T) {
 	fake.readAt = f.readAt
 	fake.writeAt = f.writeAt
 	fake.closeHandle = f.closeHandle
-	lockOS = fake
-	t.Cleanup(func() { lockOS = f.real })
+	sys = fake
+	t.Cleanup(func() { sys = f.real })
 }
 
 func (f *fakeLockOS) key(h windows.Handle) fileKey {
@@ -191,7 +191,7 @@ func TestWindowsRecordReadableWhileLocked(t *testing.T) {
 	}
 	defer a.Close()
 	writeRecord(a, []byte("1234\n"), false)
-	if err := lockOS.lockFileEx(a.(*winLockFile).h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1); err != nil {
+	if err := sys.lockFileEx(a.(*winLockFile).h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1); err != nil {
 		t.Fatal(err)
 	}
 	b, err := openLockFile(path0, false, 0)
@@ -257,13 +257,13 @@ func TestWindowsStaleLockReleasedLate(t *testing.T) {
 func TestWindowsLockRefusals(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		fake   func(*winLockOS)
+		fake   func(*windowsOS)
 		reason string
 	}{
-		{"pipe", func(o *winLockOS) {
+		{"pipe", func(o *windowsOS) {
 			o.fileType = func(windows.Handle) (uint32, error) { return windows.FILE_TYPE_PIPE, nil }
 		}, "not a disk file"},
-		{"reparse point", func(o *winLockOS) {
+		{"reparse point", func(o *windowsOS) {
 			real := o.fileInfo
 			o.fileInfo = func(h windows.Handle) (windows.ByHandleFileInformation, error) {
 				fi, err := real(h)
@@ -271,7 +271,7 @@ func TestWindowsLockRefusals(t *testing.T) {
 				return fi, err
 			}
 		}, "symbolic link"},
-		{"hard links", func(o *winLockOS) {
+		{"hard links", func(o *windowsOS) {
 			real := o.fileInfo
 			o.fileInfo = func(h windows.Handle) (windows.ByHandleFileInformation, error) {
 				fi, err := real(h)
@@ -283,9 +283,9 @@ func TestWindowsLockRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(lockTestDir(t), "d.pid")
 			os.WriteFile(path, []byte("1234\n"), 0o600)
-			saved := lockOS
-			defer func() { lockOS = saved }()
-			c.fake(&lockOS)
+			saved := sys
+			defer func() { sys = saved }()
+			c.fake(&sys)
 			wantUnsafe(t, path, c.reason)
 		})
 	}
@@ -296,11 +296,11 @@ func TestWindowsLockRefusals(t *testing.T) {
 // that, then reports ErrLocked so Acquire waits on. A real access denial
 // is reported at once.
 func TestWindowsDeletePending(t *testing.T) {
-	saved := lockOS
-	defer func() { lockOS = saved }()
+	saved := sys
+	defer func() { sys = saved }()
 	var pending atomic.Int64
 	var denied atomic.Bool
-	lockOS.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	sys.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
 		switch {
 		case denied.Load():
 			return windows.InvalidHandle, windows.ERROR_ACCESS_DENIED
@@ -351,9 +351,9 @@ func TestWindowsReleaseSharingViolation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := lockOS
-	defer func() { lockOS = saved }()
-	lockOS.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	saved := sys
+	defer func() { sys = saved }()
+	sys.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
 		if access&windows.DELETE != 0 {
 			return windows.InvalidHandle, windows.ERROR_SHARING_VIOLATION
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"time"
 )
@@ -206,4 +208,51 @@ func parsePIDLine(line []byte) (int, error) {
 		return 0, fmt.Errorf("%.20s: %w (want 1..%d)", s, ErrInvalidPID, MaxPID)
 	}
 	return int(n), nil
+}
+
+// recordState is what the OS says of the process a record names:
+// Identity.Probe when the record has an identity, Probe of the PID
+// otherwise.
+func recordState(r Record) (State, error) {
+	if r.HasIdentity {
+		return r.Identity.Probe()
+	}
+	return Probe(r.PID)
+}
+
+func newRecord(program string) Record {
+	r := Record{
+		PID:      os.Getpid(),
+		Version:  recordVersion,
+		Program:  program,
+		Acquired: time.Now().UTC(),
+	}
+	r.Host, _ = os.Hostname()
+	if id, err := Self(); err == nil {
+		r.Identity, r.HasIdentity = id, true
+	}
+	return r
+}
+
+// writeRecord replaces the content of a locked file with b.
+func writeRecord(f lockFile, b []byte, sync bool) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(b, 0); err != nil {
+		return err
+	}
+	if sync {
+		return f.Sync()
+	}
+	return nil
+}
+
+// readRecordBytes reads up to maxRecordSize+1 bytes of a lock file, so
+// parseRecord can tell a file too large to be a record. A read error
+// yields what was read, which parseRecord judges.
+func readRecordBytes(f io.ReaderAt) []byte {
+	b := make([]byte, maxRecordSize+1)
+	n, _ := f.ReadAt(b, 0)
+	return b[:n]
 }

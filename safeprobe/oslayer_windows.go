@@ -1,10 +1,19 @@
 package safeprobe
 
-import "golang.org/x/sys/windows"
+import (
+	"errors"
+	"io"
+	"runtime"
+	"unsafe"
 
-// windowsOS is every Windows API call the probe makes. Tests substitute it
-// to reach what Wine does not produce: ERROR_ACCESS_DENIED on a protected or
-// another user's process, and calls that fail.
+	"golang.org/x/sys/windows"
+)
+
+// windowsOS is every Windows API call the probe and the lock make. Tests
+// substitute it to reach what Wine does not produce: ERROR_ACCESS_DENIED on
+// a protected or another user's process, calls that fail, mandatory locks
+// (a read of a range another handle has locked fails with
+// ERROR_LOCK_VIOLATION) and a dead holder's lock released late.
 type windowsOS struct {
 	openProcess         func(access uint32, pid uint32) (windows.Handle, error)
 	waitForSingleObject func(h windows.Handle, milliseconds uint32) (event uint32, err error)
@@ -13,6 +22,20 @@ type windowsOS struct {
 	// getProcessTimes returns the creation time: the only time used.
 	getProcessTimes func(h windows.Handle) (windows.Filetime, error)
 	closeHandle     func(h windows.Handle) error
+
+	// The lock.
+	createFile   func(path string, access, share, disposition, flags uint32) (windows.Handle, error)
+	fileInfo     func(h windows.Handle) (windows.ByHandleFileInformation, error)
+	fileType     func(h windows.Handle) (uint32, error)
+	lockFileEx   func(h windows.Handle, flags uint32, off uint64, n uint32) error
+	unlockFileEx func(h windows.Handle, off uint64, n uint32) error
+	readAt       func(h windows.Handle, b []byte, off int64) (int, error)
+	writeAt      func(h windows.Handle, b []byte, off int64) (int, error)
+	truncate     func(h windows.Handle, size int64) error
+	flush        func(h windows.Handle) error
+	// markDeleted removes the file when h closes (at once with POSIX
+	// semantics where the file system has them).
+	markDeleted func(h windows.Handle) error
 }
 
 var sys = windowsOS{
@@ -32,4 +55,80 @@ var sys = windowsOS{
 		return creation, err
 	},
 	closeHandle: windows.CloseHandle,
+
+	createFile: func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+		p, err := windows.UTF16PtrFromString(path)
+		if err != nil {
+			return windows.InvalidHandle, err
+		}
+		// A file whose removal is pending fails to open with access
+		// denied; only the NT status tells it from a real denial, and it
+		// must be read on the same thread.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		h, err := windows.CreateFile(p, access, share, nil, disposition, flags, 0)
+		if errors.Is(err, windows.ERROR_ACCESS_DENIED) && lastNtStatus() == windows.STATUS_DELETE_PENDING {
+			err = windows.ERROR_DELETE_PENDING
+		}
+		return h, err
+	},
+	fileInfo: func(h windows.Handle) (windows.ByHandleFileInformation, error) {
+		var fi windows.ByHandleFileInformation
+		err := windows.GetFileInformationByHandle(h, &fi)
+		return fi, err
+	},
+	fileType: windows.GetFileType,
+	lockFileEx: func(h windows.Handle, flags uint32, off uint64, n uint32) error {
+		ol := overlappedAt(off)
+		return windows.LockFileEx(h, flags, 0, n, 0, &ol)
+	},
+	unlockFileEx: func(h windows.Handle, off uint64, n uint32) error {
+		ol := overlappedAt(off)
+		return windows.UnlockFileEx(h, 0, n, 0, &ol)
+	},
+	readAt: func(h windows.Handle, b []byte, off int64) (int, error) {
+		var done uint32
+		ol := overlappedAt(uint64(off))
+		err := windows.ReadFile(h, b, &done, &ol)
+		if errors.Is(err, windows.ERROR_HANDLE_EOF) {
+			err = io.EOF
+		}
+		return int(done), err
+	},
+	writeAt: func(h windows.Handle, b []byte, off int64) (int, error) {
+		var done uint32
+		ol := overlappedAt(uint64(off))
+		err := windows.WriteFile(h, b, &done, &ol)
+		return int(done), err
+	},
+	truncate: func(h windows.Handle, size int64) error {
+		return windows.SetFileInformationByHandle(h, windows.FileEndOfFileInfo,
+			(*byte)(unsafe.Pointer(&size)), uint32(unsafe.Sizeof(size)))
+	},
+	flush: windows.FlushFileBuffers,
+	markDeleted: func(h windows.Handle) error {
+		ex := uint32(windows.FILE_DISPOSITION_DELETE | windows.FILE_DISPOSITION_POSIX_SEMANTICS)
+		err := windows.SetFileInformationByHandle(h, windows.FileDispositionInfoEx,
+			(*byte)(unsafe.Pointer(&ex)), uint32(unsafe.Sizeof(ex)))
+		if err != nil { // no POSIX semantics: removed when the last handle closes
+			del := byte(1) // FILE_DISPOSITION_INFO.DeleteFile, a BOOLEAN
+			err = windows.SetFileInformationByHandle(h, windows.FileDispositionInfo, &del, 1)
+		}
+		return err
+	},
+}
+
+var procRtlGetLastNtStatus = windows.NewLazySystemDLL("ntdll.dll").NewProc("RtlGetLastNtStatus")
+
+// lastNtStatus is the NT status of the calling thread's last failed call.
+func lastNtStatus() windows.NTStatus {
+	if procRtlGetLastNtStatus.Find() != nil {
+		return 0
+	}
+	r, _, _ := procRtlGetLastNtStatus.Call()
+	return windows.NTStatus(r)
+}
+
+func overlappedAt(off uint64) windows.Overlapped {
+	return windows.Overlapped{Offset: uint32(off), OffsetHigh: uint32(off >> 32)}
 }

@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
 )
+
+// Reading and parsing /proc: shared by the probe and the identity.
 
 var errProcFormat = errors.New("unexpected /proc format")
 
@@ -99,4 +105,55 @@ func stateOf(letter byte, threads int) State {
 		return NotFound
 	}
 	return Running
+}
+
+// readSmallFile reads name into buf without the allocations of os.ReadFile.
+// It reads once: procfs hands a whole stat or status line to one read of a
+// buffer large enough, and a second read only to learn of the end costs a
+// system call per probe.
+func readSmallFile(name string, buf []byte) (int, error) {
+	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Read(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, &os.PathError{Op: "read", Path: name, Err: err}
+		}
+		return n, nil
+	}
+}
+
+func readStatus(pid int) (state byte, tgid int, err error) {
+	// State and Tgid are the third and fourth lines.
+	var buf [512]byte
+	n, err := sys.readFile(procPath(pid, "status"), buf[:])
+	if err != nil {
+		return 0, 0, err
+	}
+	return parseStatus(buf[:n])
+}
+
+// errForeignProc is the error for a /proc mounted from another PID
+// namespace, where /proc/<pid> is not the process the PID names here.
+var errForeignProc = fmt.Errorf("/proc is from another PID namespace: %w", ErrUnsupported)
+
+// procIsOurs reports whether /proc shows this process's PID namespace. A
+// container started without a /proc of its own sees its parent's, where
+// /proc/self is this process under another PID, or dangles.
+var procIsOurs = sync.OnceValue(func() bool {
+	if _, err := os.Lstat("/proc/self"); err != nil {
+		return true // no /proc at all: whatever reads it finds nothing
+	}
+	self, err := os.Readlink("/proc/self")
+	return err == nil && self == strconv.Itoa(os.Getpid())
+})
+
+func procPath(pid int, file string) string {
+	return "/proc/" + strconv.Itoa(pid) + "/" + file
 }
