@@ -25,3 +25,12 @@ func lookup(pid int) (Identity, error) {
 }
 
 func lookupState(pid int) (Identity, State, error) { return probeThenLookup(pid) }
+
+// processUID is the effective user ID the process runs as, from kinfo_proc.
+func processUID(pid int) (uint32, error) {
+	info, err := sys.procInfo(pid)
+	if errors.Is(err, errNoProcess) {
+		return 0, processDone(pid)
+	}
+	return info.uid, err
+}

@@ -9,6 +9,7 @@ import "errors"
 type kinfo struct {
 	zombie bool
 	start  uint64 // microseconds since the Unix epoch, as the kernel says
+	uid    uint32 // the effective user ID
 }
 
 // errNoProcess is procInfo's error for a PID no process has.

@@ -67,7 +67,9 @@ type LockOptions struct {
 	// MinBackoff and MaxBackoff bound Acquire's waits between attempts:
 	// the wait starts at MinBackoff (1 ms if zero) and doubles up to
 	// MaxBackoff (100 ms if zero); each is jittered to between half and
-	// all of it, so waiters do not retry in step.
+	// all of it, so waiters do not retry in step. MinBackoff is at least
+	// 100 µs and MaxBackoff at least 1 ms, so that a tiny value does not
+	// spin a core.
 	MinBackoff, MaxBackoff time.Duration
 }
 
@@ -90,15 +92,19 @@ func (o *LockOptions) withDefaults() LockOptions {
 	if r.Program == "" {
 		r.Program = programName()
 	}
-	if r.MinBackoff <= 0 {
+	switch {
+	case r.MinBackoff <= 0:
 		r.MinBackoff = time.Millisecond
+	case r.MinBackoff < minBackoff:
+		r.MinBackoff = minBackoff
 	}
-	if r.MaxBackoff <= 0 {
+	switch {
+	case r.MaxBackoff <= 0:
 		r.MaxBackoff = 100 * time.Millisecond
+	case r.MaxBackoff < maxBackoffFloor:
+		r.MaxBackoff = maxBackoffFloor
 	}
-	if r.MaxBackoff < r.MinBackoff {
-		r.MaxBackoff = r.MinBackoff
-	}
+	r.MaxBackoff = max(r.MaxBackoff, r.MinBackoff)
 	return r
 }
 
@@ -120,6 +126,37 @@ type lockFile interface {
 	unlock() error
 	// key names the open file (device and inode, or volume and file ID).
 	key() fileKey
+	// trusted refuses (with ErrUnsafePath) a file owned by anyone but
+	// this process's user or the administrator: what it says may have
+	// been written by another user.
+	trusted() error
+	// sameOwner reports whether g has the owner this file has.
+	sameOwner(g lockFile) bool
+	// ownerRuns refuses a process that does not run as the file's owner,
+	// and so could not have taken the lock and written the record. It
+	// uses the owner read at open, and works on a closed file too.
+	ownerRuns(pid int) error
+}
+
+// lockPath names a lock file: by its path alone, or, in a LockDir, by its
+// name in the directory held open since NewLockDir checked it, so that a
+// directory swapped in at the path later is never used.
+type lockPath struct {
+	path string   // the whole path: for errors, and the file where dir is nil
+	dir  *os.File // the LockDir's directory, or nil
+	name string   // the file's name in dir
+}
+
+func pathOf(path string) lockPath { return lockPath{path: path} }
+
+// withSuffix names the file beside p whose name is p's plus suffix.
+func (p lockPath) withSuffix(suffix string) lockPath {
+	return lockPath{path: p.path + suffix, dir: p.dir, name: p.name + suffix}
+}
+
+// openLockFile is openLockFileAt of a path alone.
+func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
+	return openLockFileAt(pathOf(path), write, mode)
 }
 
 const (
@@ -129,8 +166,12 @@ const (
 	// Inspect's probe (probeHeld) holds a shared lock for a moment. Rather
 	// than report a lock that only a probe held, tryLock tries again after
 	// each of these pauses before TryAcquire reports ErrLocked.
-	probeGrace1 = 200 * time.Microsecond
-	probeGrace2 = 2 * time.Millisecond
+	// minBackoff and maxBackoffFloor are the least MinBackoff and
+	// MaxBackoff: Acquire waits at least this long between attempts.
+	minBackoff      = 100 * time.Microsecond
+	maxBackoffFloor = time.Millisecond
+	probeGrace1     = 200 * time.Microsecond
+	probeGrace2     = 2 * time.Millisecond
 )
 
 // Lock is a held PID-file lock. The kernel's lock on an open file is the
@@ -167,7 +208,7 @@ const (
 // A Lock stays held until Release or the end of the process, even if it is
 // no longer referenced. Its methods are safe for concurrent use.
 type Lock struct {
-	path  string
+	loc   lockPath
 	owner Record
 
 	mu sync.Mutex
@@ -190,7 +231,7 @@ func heldHere(k fileKey) bool {
 }
 
 // Path returns the path the lock was acquired at.
-func (l *Lock) Path() string { return l.path }
+func (l *Lock) Path() string { return l.loc.path }
 
 // Owner returns the owner record the lock's holder wrote.
 func (l *Lock) Owner() Record { return l.owner }
@@ -203,14 +244,14 @@ func (l *Lock) Check() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
-		return &LockError{Op: "check", Path: l.path, Err: ErrNotHeld}
+		return &LockError{Op: "check", Path: l.loc.path, Err: ErrNotHeld}
 	}
-	pk, err := pathKey(l.path)
+	pk, err := pathKey(l.loc)
 	if err != nil {
-		return &LockError{Op: "check", Path: l.path, Err: fmt.Errorf("%w: %w", ErrNotHeld, err)}
+		return &LockError{Op: "check", Path: l.loc.path, Err: fmt.Errorf("%w: %w", ErrNotHeld, err)}
 	}
 	if pk != l.f.key() {
-		return &LockError{Op: "check", Path: l.path, Err: fmt.Errorf("%w: the path names another file now", ErrNotHeld)}
+		return &LockError{Op: "check", Path: l.loc.path, Err: fmt.Errorf("%w: the path names another file now", ErrNotHeld)}
 	}
 	return nil
 }
@@ -228,6 +269,11 @@ var testHookOpened func(lockFile) lockFile
 // after it exits, TryAcquire keeps trying for up to staleReleaseWait (2 s)
 // when the lock is held but its record names a process that is gone.
 func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
+	return tryAcquire(pathOf(path), opts)
+}
+
+func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
+	path := p.path
 	o := opts.withDefaults()
 	fail := func(pid int, err error) (*Lock, error) {
 		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
@@ -237,8 +283,8 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 	// Only starting over on a changed file counts against maxReopen; the
 	// wait for a dead holder's lock is bounded by staleDeadline.
 	for reopens := 0; reopens < maxReopen; {
-		f, err := openLockFile(path, true, o.Mode)
-		if errors.Is(err, fs.ErrNotExist) && dirExists(path) {
+		f, err := openLockFileAt(p, true, o.Mode)
+		if errors.Is(err, fs.ErrNotExist) && dirExists(p) {
 			// open(O_CREAT) raced a holder's unlink: try again.
 			lastErr = err
 			reopens++
@@ -275,7 +321,7 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			return fail(0, err)
 		}
-		if pk, err := pathKey(path); err != nil || pk != k {
+		if pk, err := pathKey(p); err != nil || pk != k {
 			// Replaced or unlinked since we opened it: closing drops the
 			// lock on a file no one will look for.
 			f.Close()
@@ -295,14 +341,14 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			return fail(0, fmt.Errorf("writing owner record: %w", err))
 		}
-		l := &Lock{path: path, owner: rec, f: f}
+		l := &Lock{loc: p, owner: rec, f: f}
 		held.Lock()
 		if held.locks == nil {
 			held.locks = make(map[fileKey]*Lock)
 		}
 		held.locks[k] = l
 		held.Unlock()
-		removeOwnTakeover(path)
+		removeOwnTakeover(p, f)
 		return l, nil
 	}
 	return fail(0, fmt.Errorf("the file at the path kept changing while being locked (last: %v)", lastErr))
@@ -324,9 +370,13 @@ func lockWithGrace(f lockFile) (contended bool, err error) {
 	return contended, err
 }
 
-// dirExists reports whether the directory of path exists.
-func dirExists(path string) bool {
-	fi, err := os.Stat(filepath.Dir(path))
+// dirExists reports whether the directory of p exists.
+func dirExists(p lockPath) bool {
+	if p.dir != nil {
+		_, err := p.dir.Stat()
+		return err == nil
+	}
+	fi, err := os.Stat(filepath.Dir(p.path))
 	return err == nil && fi.IsDir()
 }
 
@@ -349,14 +399,14 @@ func (l *Lock) Release() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
-		return &LockError{Op: "release", Path: l.path, Err: ErrNotHeld}
+		return &LockError{Op: "release", Path: l.loc.path, Err: ErrNotHeld}
 	}
 	f := l.f
 	l.f = nil
 	k := f.key()
 	var errs []error
-	if pk, err := pathKey(l.path); err == nil && pk == k {
-		if err := removeLockFile(f, l.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if pk, err := pathKey(l.loc); err == nil && pk == k {
+		if err := removeLockFile(f, l.loc); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("removing: %w", err))
 		}
 	}
@@ -374,7 +424,7 @@ func (l *Lock) Release() error {
 		errs = append(errs, fmt.Errorf("closing: %w", err))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return &LockError{Op: "release", Path: l.path, Err: err}
+		return &LockError{Op: "release", Path: l.loc.path, Err: err}
 	}
 	return nil
 }

@@ -43,13 +43,15 @@ type winLockFile struct {
 	path string
 }
 
-// openLockFile opens the lock file at path: for writing (creating it if
+// openLockFileAt opens the lock file p: for writing (creating it if
 // missing) when write is set, read-only otherwise. mode is not used: the
 // file gets its directory's inherited ACL. It refuses, before opening and
 // again on the handle, anything but a regular file with one link: a
 // symbolic link or junction (opened as itself, never followed), a
-// directory, a pipe or device.
-func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
+// directory, a pipe or device. Windows opens by the whole path (see
+// openLockDir).
+func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
+	path := p.path
 	if fi, err := os.Lstat(path); err == nil {
 		if err := checkLockMode(fi.Mode()); err != nil {
 			return nil, err
@@ -136,6 +138,13 @@ func handleFile(h windows.Handle, path string) (windows.ByHandleFileInformation,
 
 func (f *winLockFile) key() fileKey { return f.k }
 
+// trusted, sameOwner and ownerRuns accept every file: Windows guards
+// files with ACLs, not the owner IDs Unix checks, and safeprobe does not
+// yet read a file's owner SID here.
+func (f *winLockFile) trusted() error          { return nil }
+func (f *winLockFile) sameOwner(lockFile) bool { return true }
+func (f *winLockFile) ownerRuns(int) error     { return nil }
+
 func (f *winLockFile) tryLock() error {
 	return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
 }
@@ -216,8 +225,9 @@ func (f *winLockFile) Close() error {
 	return sys.closeHandle(f.h)
 }
 
-// pathKey names the file at path, not following a reparse point.
-func pathKey(path string) (fileKey, error) {
+// pathKey names the file p names, not following a reparse point.
+func pathKey(p lockPath) (fileKey, error) {
+	path := p.path
 	h, err := sys.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
 		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
 	if err != nil {
@@ -232,7 +242,8 @@ func pathKey(path string) (fileKey, error) {
 // its own, after checking that handle's file is f's. A reader that opened
 // the file without sharing delete access makes this fail with a sharing
 // violation; the file is then left, which is harmless.
-func removeLockFile(f lockFile, path string) error {
+func removeLockFile(f lockFile, p lockPath) error {
+	path := p.path
 	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING,
 		windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	if errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
@@ -251,6 +262,11 @@ func removeLockFile(f lockFile, path string) error {
 	return nil
 }
 
-// checkLockDir accepts any directory: Windows guards it with ACLs, not the
-// mode bits os.Lstat synthesizes.
-func checkLockDir(fi fs.FileInfo) error { return nil }
+func removeName(p lockPath) error        { return os.Remove(p.path) }
+func renameName(from, to lockPath) error { return os.Rename(from.path, to.path) }
+func linkName(from, to lockPath) error   { return os.Link(from.path, to.path) }
+
+// openLockDir accepts any directory NewLockDir's checks passed, and keeps
+// none open: Windows guards it with ACLs, not the mode bits os.Lstat
+// synthesizes, and lock files are opened by their whole path.
+func openLockDir(dir string) (*os.File, error) { return nil, nil }

@@ -31,8 +31,12 @@ func SignalOwner(path string, sig os.Signal) error {
 }
 
 // SignalOwnerWith sends sig to the process holding the lock at path, after
-// checking that it is that process. It refuses (with a *LockError) when no
-// one holds the lock (ErrNotHeld), the record is corrupt
+// checking that it is that process. It refuses (with a *LockError) a lock
+// file that another user could have written (ErrUnsafePath: on Unix, one
+// owned by anyone but the caller's user or root), a record naming a
+// process that runs as another user than the file's owner, and so could
+// not have written it (ErrUnsafePath), and it refuses when no one holds
+// the lock (ErrNotHeld), the record is corrupt
 // (ErrCorruptRecord), has no identity (ErrUnverified, unless
 // AllowUnverified), names the caller (ErrSelf, unless AllowSelf), or names
 // a process that has exited or whose PID now belongs to another process (a
@@ -55,7 +59,11 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	if runtime.GOOS == "windows" && sig != os.Kill {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
-	st, err := Inspect(path)
+	var file lockFile
+	st, err := inspect(pathOf(path), "signal", func(f lockFile) error {
+		file = f
+		return f.trusted()
+	})
 	switch {
 	case err != nil:
 		return err
@@ -87,6 +95,9 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		default:
 			return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
 		}
+	}
+	if err := file.ownerRuns(rec.PID); err != nil {
+		return fail(rec.PID, err)
 	}
 	if err := sendSignal(p, sig); err != nil {
 		return fail(rec.PID, err)

@@ -89,6 +89,28 @@ func parseStatus(b []byte) (state byte, tgid int, err error) {
 	return 0, 0, fmt.Errorf("%w: no State and Tgid in status", errProcFormat)
 }
 
+// parseStatusUID returns the effective user ID, the second of the Uid
+// line's real, effective, saved and file system IDs, from the contents of
+// /proc/<pid>/status.
+func parseStatusUID(b []byte) (uint32, error) {
+	for line := range bytes.Lines(b) {
+		val, ok := bytes.CutPrefix(line, []byte("Uid:"))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(val)
+		if len(f) < 2 {
+			break
+		}
+		uid, err := strconv.ParseUint(string(f[1]), 10, 32)
+		if err != nil {
+			break
+		}
+		return uint32(uid), nil
+	}
+	return 0, fmt.Errorf("%w: no Uid line in status", errProcFormat)
+}
+
 // stateOf maps a /proc state letter and thread count to a State. X (dead)
 // is a process being released; Z is a zombie, unless other threads still
 // run (the letter is the main thread's, which may exit before the rest);
