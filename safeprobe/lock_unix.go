@@ -91,10 +91,16 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 	})
 	if err != nil {
 		perr := &fs.PathError{Op: "open", Path: path, Err: err}
-		// Something put in place after the check: a symlink (ELOOP on
-		// Linux and macOS, EMLINK on FreeBSD, EFTYPE on NetBSD), a
-		// directory (EISDIR), a socket (ENXIO).
-		if !errors.Is(err, unix.ENOENT) && p.lstat(&st) == nil {
+		// Something put in place after the check: a directory (EISDIR),
+		// a socket (ENXIO), a symlink (ELOOP on Linux and macOS, EMLINK
+		// on FreeBSD, EFTYPE on NetBSD: told from their other meanings by
+		// looking again).
+		switch {
+		case errors.Is(err, unix.EISDIR):
+			return nil, fmt.Errorf("%w: a directory: %w", ErrUnsafePath, perr)
+		case errors.Is(err, unix.ENXIO):
+			return nil, fmt.Errorf("%w: not a regular file: %w", ErrUnsafePath, perr)
+		case !errors.Is(err, unix.ENOENT) && p.lstat(&st) == nil:
 			if err := checkLockStat(&st, false); err != nil {
 				return nil, fmt.Errorf("%w: %w", err, perr)
 			}
