@@ -38,4 +38,35 @@
 // Every function that takes a PID rejects values outside 1..MaxPID with
 // ErrInvalidPID before any system call: a corrupt PID file's 0 or -1 must
 // never become kill(0, …) or kill(-1, …).
+//
+// # What the lock trusts
+//
+// Another local user is an attacker: a file, directory or marker that user
+// could have written is never believed, and no process is signalled that
+// has not been verified. On Unix the lock trusts only what this process's
+// user or root owns:
+//
+//   - TryAcquire refuses a lock file another user owns, a symlink, a
+//     directory, FIFO, socket or device, and a file with more than one link
+//     (ErrUnsafePath), whether found at the check before opening or put in
+//     place between the check and the open.
+//   - SignalOwner refuses a lock file another user owns, and a record naming
+//     a process that runs as another user than the file's owner, which could
+//     not have opened the file to lock it and write the record
+//     (ErrUnsafePath); it then signals only the process the record's
+//     identity names (see SignalOwnerWith).
+//   - NewLockDir refuses a directory another user owns or anyone may write
+//     to without the sticky bit, then keeps it open and opens, checks and
+//     removes lock files relative to it, never following a symlink: a
+//     directory or symlink put at its path afterwards is not used.
+//   - TakeoverRequested ignores a takeover marker whose owner is not the
+//     lock file's, so another user cannot make holders leave.
+//   - Inspect reports what a lock file says, whoever wrote it: Status.Record
+//     is a claim. Whether the lock is held it asks without taking a lock
+//     where the OS lists holders (Linux: /proc/locks), so it cannot make a
+//     TryAcquire fail.
+//
+// On Windows, files are guarded by ACLs, and these owner checks are not
+// made yet: the refusals by kind (reparse points, directories, devices,
+// hard links) apply, the owner ones do not.
 package safeprobe

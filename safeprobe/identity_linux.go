@@ -84,6 +84,9 @@ func trimSpace(b []byte) []byte {
 // processUID is the effective user ID the process runs as, from
 // /proc/<pid>/status.
 func processUID(pid int) (uint32, error) {
+	if !procIsOurs() {
+		return 0, errForeignProc
+	}
 	var buf [1024]byte // Uid is the ninth line, after a Name of at most 64 bytes (escaped: 256)
 	n, err := sys.readFile(procPath(pid, "status"), buf[:])
 	if err != nil {

@@ -59,9 +59,9 @@ const (
 // so a reader may see an empty file, a partial record, or its predecessor's
 // record. The rule: while the lock is held, a record that is empty, lacks
 // its final newline, does not parse, or names a process that is not running
-// is read again (see tornRetries: for up to half a second while a write is
-// visibly unfinished), and the last reading is reported. A free lock's
-// record is reported as read.
+// is read again, for about 30 ms, or half a second while the write is
+// visibly unfinished (the file is empty or lacks its final newline), and
+// the last reading is reported. A free lock's record is reported as read.
 func Inspect(path string) (Status, error) {
 	return inspect(pathOf(path), "inspect", nil)
 }
