@@ -22,9 +22,16 @@ import (
 //   - the device is the file system's (the superblock's), which stat's
 //     st_dev is not on btrfs subvolumes and overlayfs: it is read from
 //     /proc/self/mountinfo for the file's mount (statx STATX_MNT_ID,
-//     Linux 5.8).
+//     Linux 5.8);
+//   - on network, cluster and FUSE file systems a flock may be kept by the
+//     server, or turned into a POSIX lock (NFS), which the table does not
+//     show as a flock.
 func lockTableHeld(fd int) (held, known bool) {
 	if !lockTableComplete() {
+		return false, false
+	}
+	var sfs unix.Statfs_t
+	if err := ignoringEINTR(func() error { return unix.Fstatfs(fd, &sfs) }); err != nil || remoteLocks(uint32(sfs.Type)) {
 		return false, false
 	}
 	var stx unix.Statx_t
@@ -46,6 +53,19 @@ func lockTableHeld(fd int) (held, known bool) {
 		return false, false
 	}
 	return flockHeld(locks, major, minor, stx.Ino), true
+}
+
+// remoteLocks reports whether the file system of type magic (statfs
+// f_type) may keep flocks elsewhere than this kernel's lock table.
+func remoteLocks(magic uint32) bool {
+	switch magic {
+	case unix.NFS_SUPER_MAGIC, unix.SMB_SUPER_MAGIC, unix.SMB2_SUPER_MAGIC, unix.CIFS_SUPER_MAGIC,
+		unix.CEPH_SUPER_MAGIC, unix.FUSE_SUPER_MAGIC, unix.V9FS_MAGIC, unix.AFS_SUPER_MAGIC,
+		unix.AFS_FS_MAGIC, unix.CODA_SUPER_MAGIC, unix.OCFS2_SUPER_MAGIC,
+		0x01161970: // GFS2_MAGIC
+		return true
+	}
+	return false
 }
 
 // lockTableComplete reports whether /proc/locks shows every lock: in the

@@ -86,12 +86,16 @@ func signalWatcher(t *testing.T, path string, asNobody bool) (*lockChild, Identi
 	return c, id
 }
 
-// wantNoSignal fails the test if the watcher reports a signal soon.
-func wantNoSignal(t *testing.T, c *lockChild) {
+// wantSignalRefused checks that SignalOwner of path refuses with
+// ErrUnsafePath for reason, and that the watcher gets no signal.
+func wantSignalRefused(t *testing.T, path, reason string, watcher *lockChild) {
 	t.Helper()
+	if err := SignalOwner(path, syscall.SIGUSR1); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), reason) {
+		t.Errorf("SignalOwner = %v; want ErrUnsafePath, %q", err, reason)
+	}
 	select {
-	case line := <-c.lines:
-		t.Fatalf("pid %d was signalled: %q", c.cmd.Process.Pid, line)
+	case line := <-watcher.lines:
+		t.Fatalf("pid %d was signalled: %q", watcher.cmd.Process.Pid, line)
 	case <-time.After(200 * time.Millisecond):
 	}
 }
@@ -109,12 +113,7 @@ func TestSignalOwnerRefusesAnotherUsersRecord(t *testing.T) {
 	path := filepath.Join(stickyDir(t), "x.lock")
 	attacker := startNobody(t, "lock-hold-raw", lockPathEnv+"="+path, lockContentEnv+"="+recordOf(vid))
 	attacker.expect(t, "locked")
-
-	err := SignalOwner(path, syscall.SIGUSR1)
-	if !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "owned by uid") {
-		t.Errorf("SignalOwner of nobody's lock file naming root's process = %v; want ErrUnsafePath", err)
-	}
-	wantNoSignal(t, victim)
+	wantSignalRefused(t, path, "owned by uid", victim)
 }
 
 // TestSignalOwnerRefusesRecordOfAnotherUsersProcess: a lock file root owns
@@ -125,12 +124,7 @@ func TestSignalOwnerRefusesRecordOfAnotherUsersProcess(t *testing.T) {
 	victim, vid := signalWatcher(t, filepath.Join(stickyDir(t), "v.lock"), true)
 	path := filepath.Join(t.TempDir(), "x.lock")
 	holdRaw(t, path, recordOf(vid))
-
-	err := SignalOwner(path, syscall.SIGUSR1)
-	if !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "runs as uid") {
-		t.Errorf("SignalOwner of a record naming nobody's process in root's file = %v; want ErrUnsafePath", err)
-	}
-	wantNoSignal(t, victim)
+	wantSignalRefused(t, path, "runs as uid", victim)
 }
 
 // TestLockDirRefusesAnotherUsersDirectory: a directory nobody owns, even
