@@ -120,8 +120,9 @@ type lockFile interface {
 	// tryLock takes the exclusive lock without waiting; errWouldBlock
 	// means another open file holds a lock on it.
 	tryLock() error
-	// probeHeld reports whether another open file holds the exclusive
-	// lock, by taking a shared lock without waiting and dropping it at once.
+	// probeHeld reports whether an open file holds the exclusive lock:
+	// from the OS's table of lock holders where it has one, otherwise by
+	// taking a shared lock without waiting and dropping it at once.
 	probeHeld() (bool, error)
 	unlock() error
 	// key names the open file (device and inode, or volume and file ID).
@@ -163,15 +164,16 @@ const (
 	// maxReopen bounds how often TryAcquire starts over because the file
 	// it locked is no longer the one at the path.
 	maxReopen = 100
-	// Inspect's probe (probeHeld) holds a shared lock for a moment. Rather
-	// than report a lock that only a probe held, tryLock tries again after
-	// each of these pauses before TryAcquire reports ErrLocked.
+	// Where the OS lists no lock holders, Inspect's probe (probeHeld)
+	// holds a shared lock for a moment. Rather than report a lock that
+	// only a probe held, tryLock tries again after each of these pauses
+	// before TryAcquire reports ErrLocked.
+	probeGrace1 = 200 * time.Microsecond
+	probeGrace2 = 2 * time.Millisecond
 	// minBackoff and maxBackoffFloor are the least MinBackoff and
 	// MaxBackoff: Acquire waits at least this long between attempts.
 	minBackoff      = 100 * time.Microsecond
 	maxBackoffFloor = time.Millisecond
-	probeGrace1     = 200 * time.Microsecond
-	probeGrace2     = 2 * time.Millisecond
 )
 
 // Lock is a held PID-file lock. The kernel's lock on an open file is the

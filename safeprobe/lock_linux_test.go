@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -128,4 +129,24 @@ func TestParseStatusUID(t *testing.T) {
 			t.Errorf("parseStatusUID(%q) = %v, want errProcFormat", bad, err)
 		}
 	}
+}
+
+// FuzzProcLocks: the readers of /proc/locks, /proc/self/mountinfo and
+// /proc/<pid>/status never panic, and name a holder or a mount only from
+// a line that says so.
+func FuzzProcLocks(f *testing.F) {
+	f.Add([]byte("1: FLOCK  ADVISORY  WRITE 8153 fe:00:9977957 0 EOF\n"), uint32(254), uint32(0), uint64(9977957))
+	f.Add([]byte("27 1 254:0 / / rw - ext4 /dev/vda rw\n"), uint32(27), uint32(0), uint64(27))
+	f.Add([]byte("Uid:\t0\t65534\t0\t0\n"), uint32(0), uint32(0), uint64(0))
+	f.Fuzz(func(t *testing.T, b []byte, major, minor uint32, n uint64) {
+		if flockHeld(b, major, minor, n) && !strings.Contains(string(b), "FLOCK") {
+			t.Errorf("flockHeld without a FLOCK line in %q", b)
+		}
+		if _, _, ok := mountDevice(b, n); ok && !strings.Contains(string(b), ":") {
+			t.Errorf("mountDevice without a device in %q", b)
+		}
+		if _, err := parseStatusUID(b); err == nil && !strings.Contains(string(b), "Uid:") {
+			t.Errorf("parseStatusUID without a Uid line in %q", b)
+		}
+	})
 }
