@@ -30,7 +30,8 @@ const lockDirPrefix = 32
 // anyone may write to unless it has the sticky bit (like /tmp); the error
 // wraps ErrUnsafePath. On Unix the directory stays open, and lock files are
 // opened, checked and removed relative to it, never following a symlink:
-// a directory or symlink put at its path later is not used.
+// a directory or symlink put at its path later is not used. It is closed
+// once neither the LockDir nor a Lock taken through it is reachable.
 func NewLockDir(dir string) (*LockDir, error) {
 	dir = filepath.Clean(dir)
 	fail := func(err error) (*LockDir, error) {
