@@ -127,16 +127,14 @@ type lockFile interface {
 	unlock() error
 	// key names the open file (device and inode, or volume and file ID).
 	key() fileKey
-	// trusted refuses (with ErrUnsafePath) a file owned by anyone but
-	// this process's user or the administrator: what it says may have
-	// been written by another user.
-	trusted() error
-	// sameOwner reports whether g has the owner this file has.
-	sameOwner(g lockFile) bool
-	// ownerRuns refuses a process that does not run as the file's owner,
-	// and so could not have taken the lock and written the record. It
-	// uses the owner read at open, and works on a closed file too.
-	ownerRuns(pid int) error
+	// owner is the file's owner, as read when it was opened. Each
+	// lock_<os>.go defines fileOwner and what is asked of it:
+	// trustedOwner(o, what) refuses (with ErrUnsafePath) an owner other
+	// than this process's user or the administrator, whose files may say
+	// what another user wrote; ownerRuns(pid, o) refuses a process that
+	// does not run as o, and so could not have opened the lock file to
+	// take the lock and write the record.
+	owner() fileOwner
 }
 
 // lockPath names a lock file: by its path alone, or, in a LockDir, by its

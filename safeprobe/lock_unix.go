@@ -28,8 +28,11 @@ type unixLockFile struct {
 	*os.File
 	fd  int
 	k   fileKey
-	uid uint32 // the file's owner
+	uid fileOwner
 }
+
+// fileOwner is a file's owner: its user ID.
+type fileOwner uint32
 
 // at runs fn with the directory descriptor and name that p is reached by:
 // the current directory and the whole path, or a LockDir's directory and
@@ -123,7 +126,7 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 		File: os.NewFile(uintptr(fd), path),
 		fd:   fd,
 		k:    fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino)},
-		uid:  st.Uid,
+		uid:  fileOwner(st.Uid),
 	}, nil
 }
 
@@ -156,28 +159,24 @@ func checkLockStat(st *unix.Stat_t, write bool) error {
 
 func (f *unixLockFile) key() fileKey { return f.k }
 
-func (f *unixLockFile) trusted() error { return trustedOwner(f.uid, "file") }
+func (f *unixLockFile) owner() fileOwner { return f.uid }
 
 // trustedOwner refuses an owner other than this process's user or root.
-func trustedOwner(uid uint32, what string) error {
+func trustedOwner(uid fileOwner, what string) error {
 	if euid := os.Geteuid(); int(uid) != euid && uid != 0 {
 		return fmt.Errorf("%w: %s owned by uid %d, neither this process's uid %d nor root", ErrUnsafePath, what, uid, euid)
 	}
 	return nil
 }
 
-func (f *unixLockFile) sameOwner(g lockFile) bool {
-	o, ok := g.(*unixLockFile)
-	return ok && o.uid == f.uid
-}
-
-func (f *unixLockFile) ownerRuns(pid int) error {
-	uid, err := processUID(pid)
+// ownerRuns refuses a process whose effective user ID is not uid.
+func ownerRuns(pid int, uid fileOwner) error {
+	got, err := processUID(pid)
 	if err != nil {
 		return fmt.Errorf("owner of process %d: %w", pid, err)
 	}
-	if uid != f.uid {
-		return fmt.Errorf("%w: process %d runs as uid %d, but the lock file is uid %d's: it cannot have written the record", ErrUnsafePath, pid, uid, f.uid)
+	if fileOwner(got) != uid {
+		return fmt.Errorf("%w: process %d runs as uid %d, but the lock file is uid %d's: it cannot have written the record", ErrUnsafePath, pid, got, uid)
 	}
 	return nil
 }
@@ -283,7 +282,7 @@ func checkLockDir(st *unix.Stat_t) error {
 	if mode := uint32(st.Mode); mode&0o002 != 0 && mode&unix.S_ISVTX == 0 {
 		return fmt.Errorf("%w: world-writable directory without the sticky bit (mode %#o)", ErrUnsafePath, mode&0o7777)
 	}
-	return trustedOwner(st.Uid, "directory")
+	return trustedOwner(fileOwner(st.Uid), "directory")
 }
 
 func ignoringEINTR(fn func() error) error {

@@ -59,10 +59,10 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	if runtime.GOOS == "windows" && sig != os.Kill {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
-	var file lockFile
+	var owner fileOwner
 	st, err := inspect(pathOf(path), "signal", func(f lockFile) error {
-		file = f
-		return f.trusted()
+		owner = f.owner()
+		return trustedOwner(owner, "file")
 	})
 	switch {
 	case err != nil:
@@ -96,7 +96,7 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 			return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
 		}
 	}
-	if err := file.ownerRuns(rec.PID); err != nil {
+	if err := ownerRuns(rec.PID, owner); err != nil {
 		return fail(rec.PID, err)
 	}
 	if err := sendSignal(p, sig); err != nil {

@@ -165,7 +165,7 @@ func readTakeover(p lockPath, lock lockFile) (takeoverRequest, fileKey, error) {
 		return takeoverRequest{}, fileKey{}, err
 	}
 	defer f.Close()
-	if !f.sameOwner(lock) {
+	if f.owner() != lock.owner() {
 		return takeoverRequest{}, fileKey{}, fmt.Errorf("%w: takeover marker owned by another user than the lock file", ErrUnsafePath)
 	}
 	req, err := parseTakeover(readRecordBytes(f))
