@@ -373,8 +373,7 @@ func lockWithGrace(f lockFile) (contended bool, err error) {
 // dirExists reports whether the directory of p exists.
 func dirExists(p lockPath) bool {
 	if p.dir != nil {
-		_, err := p.dir.Stat()
-		return err == nil
+		return dirLinked(p.dir)
 	}
 	fi, err := os.Stat(filepath.Dir(p.path))
 	return err == nil && fi.IsDir()

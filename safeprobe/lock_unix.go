@@ -274,6 +274,15 @@ func openLockDir(dir string) (*os.File, error) {
 	return os.NewFile(uintptr(fd), dir), nil
 }
 
+// dirLinked reports whether the open directory d is still in the file
+// system (not removed).
+func dirLinked(d *os.File) bool {
+	var st unix.Stat_t
+	err := ignoringEINTR(func() error { return unix.Fstat(int(d.Fd()), &st) })
+	runtime.KeepAlive(d)
+	return err == nil && st.Nlink > 0
+}
+
 // checkLockDir refuses a directory another user owns (who could remove a
 // held lock file, so that a second process takes the same lock), and one
 // anyone may write to unless it is sticky, so others can neither remove

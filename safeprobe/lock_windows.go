@@ -266,6 +266,9 @@ func removeLockFile(f lockFile, p lockPath) error {
 	return nil
 }
 
+// dirLinked is not asked: openLockDir keeps no directory open.
+func dirLinked(*os.File) bool { return true }
+
 func removeName(p lockPath) error        { return os.Remove(p.path) }
 func renameName(from, to lockPath) error { return os.Rename(from.path, to.path) }
 func linkName(from, to lockPath) error   { return os.Link(from.path, to.path) }

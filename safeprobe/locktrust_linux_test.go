@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -222,4 +223,21 @@ func TestTakeoverMarkerOfAnotherUserIgnored(t *testing.T) {
 		t.Errorf("TakeoverRequested = false for root's own request")
 	}
 	own.finish(t)
+}
+
+// TestLockDirRemoved: once its directory is removed, a LockDir reports
+// that at once (fs.ErrNotExist), rather than retrying and failing with
+// an error that names neither.
+func TestLockDirRemoved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "locks")
+	d, err := NewLockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.TryAcquire("job", nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("TryAcquire in a removed lock directory = %v; want fs.ErrNotExist", err)
+	}
 }
