@@ -150,7 +150,13 @@ type lockChild struct {
 // ends, its stdin is closed and it is killed if still running, and reaped.
 func startLockChild(t *testing.T, mode string, env ...string) *lockChild {
 	t.Helper()
-	cmd := childCommand(t, mode, env...)
+	return startChildCmd(t, childCommand(t, mode, env...))
+}
+
+// startChildCmd is startLockChild for a command built by the caller (a
+// child command run through a wrapper such as unshare).
+func startChildCmd(t *testing.T, cmd *exec.Cmd) *lockChild {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
