@@ -135,27 +135,24 @@ func procGone(err error) bool {
 // pidfd shares one anonymous inode.
 const pidfsMagic = 0x50494446
 
-// onPidfs caches whether pidfds live on pidfs: 0 not yet known, 1 yes, 2
-// no. Only a successful fstatfs is cached.
-var onPidfs atomic.Int32
+// onPidfs caches whether pidfds live on pidfs.
+var onPidfs knownFact
 
 // pidfdSerial returns the serial of the process fd names: its pidfs inode
 // number, or 0 on kernels without pidfs. On 32-bit systems the kernel
 // hands out the low 32 bits of the pidfs inode, which wrap after 2^32
 // processes.
 func pidfdSerial(fd int) (uint64, error) {
-	switch onPidfs.Load() {
-	case 0:
+	pidfs, known := onPidfs.get()
+	if !known {
 		var fs unix.Statfs_t
 		if err := unix.Fstatfs(fd, &fs); err != nil {
 			return 0, fmt.Errorf("fstatfs pidfd: %w", err)
 		}
-		if fs.Type != pidfsMagic {
-			onPidfs.Store(2)
-			return 0, nil
-		}
-		onPidfs.Store(1)
-	case 2:
+		pidfs = fs.Type == pidfsMagic
+		onPidfs.set(pidfs)
+	}
+	if !pidfs {
 		return 0, nil
 	}
 	var st unix.Stat_t
