@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -39,7 +40,9 @@ const identityRetries = 3
 // resolves too; fstat of the pidfd gives the serial; and a poll after
 // /proc was read proves the process was still there when it was, so what
 // /proc showed is not a newcomer that took the PID within the same clock
-// tick. Otherwise the reading starts again.
+// tick. Otherwise the reading starts again. What /proc said of a serial is
+// remembered (serialFacts), so probing the same process again asks only
+// its pidfd.
 func readIdentity(pid int, want *Identity) (Identity, State, error) {
 	if !procIsOurs() {
 		return Identity{}, Unknown, fmt.Errorf("safeprobe: identity of process %d: %w", pid, errForeignProc)
@@ -71,6 +74,11 @@ func readIdentityOnce(pid int, boot string, want *Identity) (id Identity, s Stat
 		}
 		if want != nil && !sameIfBoth(want.Serial, id.Serial) {
 			return id, Running, true, nil // another process: Reused
+		}
+		if f, ok := serialFacts.get(id.Serial); ok {
+			id.StartTime, id.PIDNamespace = f.start, f.pidns
+			s, err := pidfdState(pid, fd)
+			return id, s, true, err
 		}
 	case s == NotFound:
 		return Identity{}, NotFound, true, processDone(pid)
@@ -106,7 +114,9 @@ func readIdentityOnce(pid int, boot string, want *Identity) (id Identity, s Stat
 			return Identity{}, NotFound, true, processDone(pid) // a thread, not a process
 		}
 	}
-	if want == nil || want.PIDNamespace != 0 && (want.Serial == 0 || id.Serial == 0) {
+	// The namespace is not worth a stat only to compare an identity
+	// recorded without one, unless the serial lets it be remembered.
+	if want == nil || want.PIDNamespace != 0 || id.Serial != 0 {
 		if id.PIDNamespace, err = pidNamespace(pid); err != nil {
 			return fail(err)
 		}
@@ -119,8 +129,59 @@ func readIdentityOnce(pid int, boot string, want *Identity) (id Identity, s Stat
 		if exited {
 			return Identity{}, Unknown, false, nil // /proc may have shown a newcomer
 		}
+		serialFacts.put(id.Serial, serialFact{id.StartTime, id.PIDNamespace})
 	}
 	return id, s, true, nil
+}
+
+// pidfdState is the state of the process fd names: a zombie (or gone) once
+// the pidfd polls readable, running until then.
+func pidfdState(pid, fd int) (State, error) {
+	exited, err := sys.pollIn(fd)
+	switch {
+	case err != nil:
+		return Unknown, fmt.Errorf("safeprobe: poll pidfd of process %d: %w", pid, err)
+	case exited:
+		return Zombie, nil
+	}
+	return Running, nil
+}
+
+// serialFacts remembers, by serial, what /proc said of a live process
+// that never changes: a serial names one process for the whole boot, so a
+// later probe of it needs only its pidfd, not /proc. Bounded: cleared when
+// full.
+var serialFacts = serialCache{m: map[uint64]serialFact{}}
+
+const maxSerialFacts = 1024
+
+type serialFact struct{ start, pidns uint64 }
+
+type serialCache struct {
+	mu sync.Mutex
+	m  map[uint64]serialFact
+}
+
+func (c *serialCache) get(serial uint64) (serialFact, bool) {
+	if serial == 0 {
+		return serialFact{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.m[serial]
+	return f, ok
+}
+
+func (c *serialCache) put(serial uint64, f serialFact) {
+	if serial == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxSerialFacts {
+		clear(c.m)
+	}
+	c.m[serial] = f
 }
 
 // procGone reports whether a /proc read failed because there is no such

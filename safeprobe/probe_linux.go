@@ -20,14 +20,7 @@ func probe(pid int) (State, error) {
 		return s, err
 	}
 	defer sys.closeFD(fd)
-	exited, err := sys.pollIn(fd)
-	switch {
-	case err != nil:
-		return Unknown, fmt.Errorf("safeprobe: poll pidfd of process %d: %w", pid, err)
-	case exited:
-		return Zombie, nil
-	}
-	return Running, nil
+	return pidfdState(pid, fd)
 }
 
 // openPidfd opens a pidfd for the process with the PID. Without one it
