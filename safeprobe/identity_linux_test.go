@@ -73,6 +73,28 @@ func TestIdentityNamesSerialAndPIDNamespace(t *testing.T) {
 	if !strings.Contains(ida.String(), fmt.Sprintf("serial %d, pidns %d", ida.Serial, ida.PIDNamespace)) {
 		t.Errorf("String() = %q does not show the serial and pidns", ida)
 	}
+	// The serial alone does not vouch for the rest: a remembered serial
+	// still has its own start time and namespace.
+	for _, forged := range []Identity{
+		{PID: a, StartTime: ida.StartTime + 1, BootID: ida.BootID, Serial: ida.Serial, PIDNamespace: ida.PIDNamespace},
+		{PID: a, StartTime: ida.StartTime, BootID: ida.BootID, Serial: ida.Serial, PIDNamespace: ida.PIDNamespace + 1},
+	} {
+		if s, err := forged.Probe(); s != Reused || err != nil {
+			t.Errorf("%v.Probe() = %v, %v; want reused (the process is %v)", forged, s, err, ida)
+		}
+	}
+	// The owner record carries both.
+	path := filepath.Join(lockTestDir(t), "s.lock")
+	l, err := TryAcquire(path, &LockOptions{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	text := readFile(t, path)
+	rec, err := parseRecord([]byte(text))
+	if err != nil || rec.Identity != self || !strings.Contains(text, fmt.Sprintf(`"serial":%d,"pidns":%d`, self.Serial, self.PIDNamespace)) {
+		t.Errorf("owner record %q (%+v, %v); want this process's serial and pidns", text, rec.Identity, err)
+	}
 }
 
 // TestIdentityPIDReuseWithinOneTick hands a dead child's PID to a new
