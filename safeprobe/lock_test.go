@@ -153,7 +153,8 @@ func startLockChild(t *testing.T, mode string, env ...string) *lockChild {
 	return startChildCommand(t, childCommand(t, mode, env...))
 }
 
-// startChildCommand is startLockChild of a child command already made.
+// startChildCommand is startLockChild for a command built by the caller (a
+// child command run through a wrapper such as unshare).
 func startChildCommand(t *testing.T, cmd *exec.Cmd) *lockChild {
 	t.Helper()
 	stdin, err := cmd.StdinPipe()

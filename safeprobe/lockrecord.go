@@ -91,14 +91,18 @@ type processJSON struct {
 	PID   int     `json:"pid"`
 	Start *uint64 `json:"start,omitempty"`
 	Boot  string  `json:"boot,omitempty"`
-	Host  string  `json:"host,omitempty"`
-	Prog  string  `json:"prog,omitempty"`
+	// Serial and PIDNS were added later, without a version change: older
+	// readers ignore them and compare what they know.
+	Serial uint64 `json:"serial,omitempty"`
+	PIDNS  uint64 `json:"pidns,omitempty"`
+	Host   string `json:"host,omitempty"`
+	Prog   string `json:"prog,omitempty"`
 }
 
-// setIdentity records id's start time and boot.
+// setIdentity records id's start time, boot, serial and PID namespace.
 func (p *processJSON) setIdentity(id Identity) {
 	start := id.StartTime
-	p.Start, p.Boot = &start, id.BootID
+	p.Start, p.Boot, p.Serial, p.PIDNS = &start, id.BootID, id.Serial, id.PIDNamespace
 }
 
 // identity returns the process named, and whether with its start time.
@@ -106,7 +110,7 @@ func (p *processJSON) identity() (Identity, bool) {
 	if p.Start == nil {
 		return Identity{PID: p.PID}, false
 	}
-	return Identity{PID: p.PID, StartTime: *p.Start, BootID: p.Boot}, true
+	return Identity{PID: p.PID, StartTime: *p.Start, BootID: p.Boot, Serial: p.Serial, PIDNamespace: p.PIDNS}, true
 }
 
 // recordJSON is the JSON line of an owner record.
@@ -177,6 +181,8 @@ func parseRecord(b []byte) (Record, error) {
 		return corrupt(fmt.Sprintf("JSON pid %d disagrees with first line %d", j.PID, pid), nil)
 	case j.Start == nil && j.Boot != "":
 		return corrupt("JSON line: boot without start", nil)
+	case j.Start == nil && (j.Serial != 0 || j.PIDNS != 0):
+		return corrupt("JSON line: serial or pidns without start", nil)
 	}
 	r := Record{PID: pid, Version: j.V, Host: j.Host, Program: j.Prog}
 	if id, ok := j.identity(); ok {

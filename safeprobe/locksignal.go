@@ -41,6 +41,8 @@ func SignalOwner(path string, sig os.Signal) error {
 // AllowUnverified), names the caller (ErrSelf, unless AllowSelf), or names
 // a process that has exited or whose PID now belongs to another process (a
 // *ProcessError with State NotFound or Reused, matching os.ErrProcessDone).
+// AllowUnverified still requires the PID to name a running process: a
+// zombie or a Linux thread ID is refused.
 // A record's PID is never 0 or negative: parseRecord refuses those.
 //
 // The process is opened (os.FindProcess: a pidfd on Linux, a process handle
@@ -87,14 +89,14 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		return fail(rec.PID, err)
 	}
 	defer p.Release()
-	if rec.HasIdentity {
-		switch s, err := rec.Identity.Probe(); s {
-		case Running:
-		case Unknown:
-			return fail(rec.PID, err)
-		default:
-			return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
-		}
+	// Unverified or not, the PID must name a running process: not a
+	// zombie, and not a thread ID, which kill(2) signals as its process.
+	switch s, err := recordState(rec); s {
+	case Running:
+	case Unknown:
+		return fail(rec.PID, err)
+	default:
+		return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
 	}
 	if err := ownerRuns(rec.PID, owner); err != nil {
 		return fail(rec.PID, err)

@@ -14,6 +14,7 @@ type linuxOS struct {
 	pollIn    func(fd int) (readable bool, err error)
 	closeFD   func(fd int) error
 	kill      func(pid int, sig syscall.Signal) error
+	tgkill    func(tgid, tid int, sig syscall.Signal) error
 	// readFile reads a small file into buf, returning the bytes read.
 	readFile func(name string, buf []byte) (int, error)
 }
@@ -32,5 +33,6 @@ var sys = linuxOS{
 	},
 	closeFD:  unix.Close,
 	kill:     syscall.Kill,
+	tgkill:   func(tgid, tid int, sig syscall.Signal) error { return unix.Tgkill(tgid, tid, sig) },
 	readFile: readSmallFile,
 }

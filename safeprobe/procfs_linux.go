@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
-	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -167,14 +168,54 @@ var errForeignProc = fmt.Errorf("/proc is from another PID namespace: %w", ErrUn
 
 // procIsOurs reports whether /proc shows this process's PID namespace. A
 // container started without a /proc of its own sees its parent's, where
-// /proc/self is this process under another PID, or dangles.
-var procIsOurs = sync.OnceValue(func() bool {
-	if _, err := os.Lstat("/proc/self"); err != nil {
-		return true // no /proc at all: whatever reads it finds nothing
+// /proc/self is this process under another PID, or dangles. The answer is
+// cached once /proc answered; an error (ENOMEM, say) reads as foreign, the
+// safe side, and is asked again next time.
+func procIsOurs() bool {
+	if ours, ok := procOurs.get(); ok {
+		return ours
+	}
+	ours, known := readProcIsOurs()
+	if known {
+		procOurs.set(ours)
+	}
+	return ours
+}
+
+var procOurs knownFact
+
+// knownFact caches a yes or no about the kernel once it is known, so that
+// a failure to learn it is not cached.
+type knownFact struct{ v atomic.Int32 } // 0 unknown, 1 yes, 2 no
+
+func (f *knownFact) get() (yes, known bool) {
+	v := f.v.Load()
+	return v == 1, v != 0
+}
+
+func (f *knownFact) set(yes bool) {
+	if yes {
+		f.v.Store(1)
+	} else {
+		f.v.Store(2)
+	}
+}
+
+func readProcIsOurs() (ours, known bool) {
+	if _, err := os.Lstat("/proc/self"); errors.Is(err, fs.ErrNotExist) {
+		return true, true // no /proc at all: whatever reads it finds nothing
+	} else if err != nil {
+		return false, false
 	}
 	self, err := os.Readlink("/proc/self")
-	return err == nil && self == strconv.Itoa(os.Getpid())
-})
+	switch {
+	case err == nil:
+		return self == strconv.Itoa(os.Getpid()), true
+	case errors.Is(err, fs.ErrNotExist):
+		return false, true // this process has no PID in that /proc's namespace
+	}
+	return false, false
+}
 
 func procPath(pid int, file string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/" + file
