@@ -3,6 +3,7 @@ package safeprobe
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -389,5 +390,69 @@ func TestWindowsSignalOwnerKill(t *testing.T) {
 	}
 	if err := holder.cmd.Wait(); err == nil {
 		t.Error("the holder exited cleanly; want killed")
+	}
+}
+
+// holdWithRecord holds the lock at path on a file of its own, as another
+// process would, with rec as the record, until the test ends.
+func holdWithRecord(t *testing.T, path string, rec []byte) {
+	t.Helper()
+	f, err := openLockFile(path, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := f.tryLock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRecord(f, rec, false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWindowsSignalUnverifiedNeedsRunningProcess: AllowUnverified waives
+// the identity check, not the PID's: a bare record naming pid+1..pid+3
+// (which OpenProcess, and so os.FindProcess, opens as process pid) or an
+// exited process is refused, and the process is not killed. Real processes
+// under Wine, which aliases PIDs as Windows does.
+func TestWindowsSignalUnverifiedNeedsRunningProcess(t *testing.T) {
+	unverified := &SignalOptions{AllowUnverified: true}
+	cmd, _ := startChild(t, 0)
+	child := cmd.Process.Pid
+	if child%4 != 0 {
+		t.Skipf("child pid %d is not a multiple of 4", child)
+	}
+	for k := 1; k <= 3; k++ {
+		path := filepath.Join(lockTestDir(t), "d.pid")
+		holdWithRecord(t, path, fmt.Appendf(nil, "%d\n", child+k))
+		err := SignalOwnerWith(path, os.Kill, unverified)
+		if !errors.Is(err, os.ErrProcessDone) {
+			t.Errorf("SignalOwnerWith(record naming child+%d, AllowUnverified) = %v; want os.ErrProcessDone", k, err)
+		}
+		if s, err := Probe(child); s != Running {
+			t.Fatalf("the child was killed through its alias child+%d: Probe = %v, %v", k, s, err)
+		}
+	}
+
+	exited, stdin := startChild(t, 0)
+	stdin.Close()
+	if s := waitExited(t, exited.Process.Pid); s != NotFound {
+		t.Fatalf("child did not exit: %v", s)
+	}
+	// Not waited: the process object lives on, and os.FindProcess opens it.
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	holdWithRecord(t, path, fmt.Appendf(nil, "%d\n", exited.Process.Pid))
+	if err := SignalOwnerWith(path, os.Kill, unverified); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("SignalOwnerWith(record naming an exited process, AllowUnverified) = %v; want os.ErrProcessDone", err)
+	}
+
+	// The rule refuses only what it must: the child itself is signalled.
+	path = filepath.Join(lockTestDir(t), "d.pid")
+	holdWithRecord(t, path, fmt.Appendf(nil, "%d\n", child))
+	if err := SignalOwnerWith(path, os.Kill, unverified); err != nil {
+		t.Fatalf("SignalOwnerWith(record naming the running child, AllowUnverified) = %v", err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Error("the child exited cleanly; want killed")
 	}
 }

@@ -37,6 +37,7 @@ func SignalOwner(path string, sig os.Signal) error {
 // AllowUnverified), names the caller (ErrSelf, unless AllowSelf), or names
 // a process that has exited or whose PID now belongs to another process (a
 // *ProcessError with State NotFound or Reused, matching os.ErrProcessDone).
+// AllowUnverified still requires a running process with exactly that PID.
 // A record's PID is never 0 or negative: parseRecord refuses those.
 //
 // The process is opened (os.FindProcess: a pidfd on Linux, a process handle
@@ -79,14 +80,21 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		return fail(rec.PID, err)
 	}
 	defer p.Release()
+	var s State
 	if rec.HasIdentity {
-		switch s, err := rec.Identity.Probe(); s {
-		case Running:
-		case Unknown:
-			return fail(rec.PID, err)
-		default:
-			return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
-		}
+		s, err = rec.Identity.Probe()
+	} else {
+		// Unverified, the PID must still name a running process: not a
+		// thread ID (Linux), not pid+1..pid+3, which os.FindProcess
+		// opens as process pid (Windows).
+		s, err = probeProcess(p)
+	}
+	switch s {
+	case Running:
+	case Unknown:
+		return fail(rec.PID, err)
+	default:
+		return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
 	}
 	if err := sendSignal(p, sig); err != nil {
 		return fail(rec.PID, err)
