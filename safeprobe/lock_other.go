@@ -27,4 +27,4 @@ func removeLockFile(f lockFile, path string) error {
 	return fmt.Errorf("file locks: %w", ErrUnsupported)
 }
 
-func checkLockDir(fi fs.FileInfo) error { return nil }
+func checkLockDir(dir string, fi fs.FileInfo) error { return nil }

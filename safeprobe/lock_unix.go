@@ -163,7 +163,7 @@ func removeLockFile(f lockFile, path string) error {
 
 // checkLockDir refuses a directory anyone may write to unless it is
 // sticky, so others can neither remove nor replace this user's lock files.
-func checkLockDir(fi fs.FileInfo) error {
+func checkLockDir(dir string, fi fs.FileInfo) error {
 	if fi.Mode().Perm()&0o002 != 0 && fi.Mode()&fs.ModeSticky == 0 {
 		return fmt.Errorf("%w: world-writable directory without the sticky bit (mode %v)", ErrUnsafePath, fi.Mode())
 	}

@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -15,8 +17,23 @@ import (
 // any record. Windows byte-range locks are mandatory: a lock on byte 0 would
 // make the record unreadable to everyone but the holder. The lock belongs to
 // the handle; the handle is not inheritable, so a child the holder starts
-// never keeps it. Every handle shares read, write and delete access, so
-// readers and the holder's Release never meet a sharing violation.
+// never keeps it.
+//
+// Share modes keep a held file the holder's: everyone opens the file for
+// reading only, sharing read, write and delete, and takes the lock on that
+// handle (LockFileEx needs no more). The holder then opens the file again
+// for writing, sharing read only, and writes its record through that
+// handle: from then on, until it releases, no one can open the file to
+// write, remove or rename it, while readers (Inspect, and any program that
+// opens it for reading and shares write access, as os.Open does) and
+// would-be holders still open it. The holder does not ask for delete
+// access until Release, because a reader that does not share delete
+// access (os.Open does not) could then not open the file.
+//
+// A file's owner SID must be this process's user, its token's default
+// owner, BUILTIN\Administrators or SYSTEM (trustedOwner), as a Unix lock
+// file must be the caller's or root's: anything else another user may have
+// written. The same goes for a LockDir's directory.
 
 // lockOffset is the byte LockFileEx locks.
 const lockOffset = 1 << 20
@@ -38,17 +55,19 @@ type fileKey struct{ volume, indexHigh, indexLow uint32 }
 const shareAll = windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE
 
 type winLockFile struct {
-	h    windows.Handle
+	h    windows.Handle // read-only, sharing all: the lock is taken on it
+	w    windows.Handle // the holder's, for writing, sharing read only; 0 until locked
 	k    fileKey
 	path string
 }
 
-// openLockFile opens the lock file at path: for writing (creating it if
-// missing) when write is set, read-only otherwise. mode is not used: the
-// file gets its directory's inherited ACL. It refuses, before opening and
-// again on the handle, anything but a regular file with one link: a
-// symbolic link or junction (opened as itself, never followed), a
-// directory, a pipe or device.
+// openLockFile opens the lock file at path, read-only and sharing all
+// access (see above); when write is set it creates the file if missing.
+// mode is not used: the file gets its directory's inherited ACL. It
+// refuses, before opening and again on the handle, anything but a regular
+// file with one link (not a symbolic link or junction, opened as itself
+// and never followed, a directory, a pipe or device), and a file whose
+// owner is not trusted.
 func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	if fi, err := os.Lstat(path); err == nil {
 		if err := checkLockMode(fi.Mode()); err != nil {
@@ -57,17 +76,15 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	access, disposition := uint32(windows.GENERIC_READ), uint32(windows.OPEN_EXISTING)
+	disposition := uint32(windows.OPEN_EXISTING)
 	if write {
-		access |= windows.GENERIC_WRITE
 		disposition = windows.OPEN_ALWAYS
 	}
-	flags := uint32(windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	deadline := time.Now().Add(deletePendingWait)
 	var h windows.Handle
 	var err error
 	for {
-		h, err = sys.createFile(path, access, shareAll, disposition, flags)
+		h, err = sys.createFile(path, windows.GENERIC_READ, shareAll, disposition, lockFileFlags)
 		if !errors.Is(err, windows.ERROR_DELETE_PENDING) || time.Now().After(deadline) {
 			break
 		}
@@ -87,6 +104,9 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	return &winLockFile{h: h, k: k, path: path}, nil
 }
 
+// lockFileFlags open a lock file: a reparse point as itself, never followed.
+const lockFileFlags = windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_OPEN_REPARSE_POINT
+
 // checkLockMode refuses what os.Lstat shows is not a regular file.
 func checkLockMode(m fs.FileMode) error {
 	switch {
@@ -101,7 +121,7 @@ func checkLockMode(m fs.FileMode) error {
 }
 
 // checkLockHandle refuses an open handle that is not a regular disk file
-// with one link, and returns the file's key.
+// with one link and a trusted owner, and returns the file's key.
 func checkLockHandle(h windows.Handle, path string) (fileKey, error) {
 	t, err := sys.fileType(h)
 	if err != nil {
@@ -122,7 +142,87 @@ func checkLockHandle(h windows.Handle, path string) (fileKey, error) {
 	case fi.NumberOfLinks > 1:
 		return fileKey{}, fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
 	}
+	if err := checkOwner(h, path, "file"); err != nil {
+		return fileKey{}, err
+	}
 	return k, nil
+}
+
+// checkOwner refuses a file or directory whose owner SID is not trusted.
+func checkOwner(h windows.Handle, path, what string) error {
+	owner, err := sys.fileOwner(h)
+	if err != nil {
+		return &fs.PathError{Op: "GetSecurityInfo", Path: path, Err: err}
+	}
+	return trustedOwner(owner, what)
+}
+
+// trustedOwner refuses an owner other than this process's user, its
+// token's default owner (BUILTIN\Administrators for an elevated process),
+// BUILTIN\Administrators and SYSTEM. The last two are trusted as root is
+// on Unix: they can do anything anyway, and an elevated process's files are
+// owned by Administrators. Any other owner is another user, who may have
+// written the file.
+func trustedOwner(owner *windows.SID, what string) error {
+	trusted, err := trustedOwners()
+	if err != nil {
+		return err
+	}
+	for _, sid := range trusted {
+		if owner.Equals(sid) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s owned by %v, neither this process's user %v nor Administrators or SYSTEM", ErrUnsafePath, what, owner, trusted[0])
+}
+
+// trusted caches trustedOwners' answer once it has one: an error (the
+// token could not be read) is not kept.
+var trusted struct {
+	sync.Mutex
+	sids []*windows.SID
+}
+
+// trustedOwners lists the trusted owners, this process's user first.
+func trustedOwners() ([]*windows.SID, error) {
+	trusted.Lock()
+	defer trusted.Unlock()
+	if trusted.sids != nil {
+		return trusted.sids, nil
+	}
+	token := windows.GetCurrentProcessToken()
+	user, err := token.GetTokenUser()
+	if err != nil {
+		return nil, fmt.Errorf("this process's user: %w", err)
+	}
+	sids := []*windows.SID{user.User.Sid}
+	if owner, err := tokenOwner(token); err == nil {
+		sids = append(sids, owner)
+	}
+	for _, known := range []windows.WELL_KNOWN_SID_TYPE{windows.WinBuiltinAdministratorsSid, windows.WinLocalSystemSid} {
+		sid, err := windows.CreateWellKnownSid(known)
+		if err != nil {
+			return nil, fmt.Errorf("well-known SID %d: %w", known, err)
+		}
+		sids = append(sids, sid)
+	}
+	trusted.sids = sids
+	return sids, nil
+}
+
+// tokenOwner is the owner that the files the token's process creates get.
+func tokenOwner(token windows.Token) (*windows.SID, error) {
+	var n uint32
+	windows.GetTokenInformation(token, windows.TokenOwner, nil, 0, &n)
+	if n == 0 {
+		return nil, errors.New("GetTokenInformation(TokenOwner) gave no size")
+	}
+	buf := make([]byte, n)
+	if err := windows.GetTokenInformation(token, windows.TokenOwner, &buf[0], n, &n); err != nil {
+		return nil, err
+	}
+	// TOKEN_OWNER: one pointer, into buf.
+	return (*struct{ Owner *windows.SID })(unsafe.Pointer(&buf[0])).Owner.Copy()
 }
 
 // handleFile returns what h's file is and its key.
@@ -136,8 +236,49 @@ func handleFile(h windows.Handle, path string) (windows.ByHandleFileInformation,
 
 func (f *winLockFile) key() fileKey { return f.k }
 
+// tryLock takes the lock, then opens the holder's handle (see openWriter).
 func (f *winLockFile) tryLock() error {
-	return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
+	if err := f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY); err != nil {
+		return err
+	}
+	if err := f.openWriter(); err != nil {
+		f.unlock()
+		return err
+	}
+	return nil
+}
+
+// openWriter opens the file again, by its path, for writing, sharing read
+// access only. A sharing violation means another handle may write or
+// delete it: a holder outside this protocol, or one between its open and
+// its lock; the lock then counts as held. If the path no longer names f's
+// file, there is no writer: TryAcquire, which checks the path next, starts
+// over.
+func (f *winLockFile) openWriter() error {
+	h, err := sys.createFile(f.path, windows.GENERIC_READ|windows.GENERIC_WRITE,
+		windows.FILE_SHARE_READ, windows.OPEN_EXISTING, lockFileFlags)
+	switch {
+	case errors.Is(err, windows.ERROR_SHARING_VIOLATION):
+		return fmt.Errorf("%w: the file is open for writing or deleting elsewhere", errWouldBlock)
+	case errors.Is(err, windows.ERROR_FILE_NOT_FOUND), errors.Is(err, windows.ERROR_DELETE_PENDING):
+		return nil
+	case err != nil:
+		return &fs.PathError{Op: "CreateFile", Path: f.path, Err: err}
+	}
+	if _, k, err := handleFile(h, f.path); err != nil || k != f.k {
+		sys.closeHandle(h)
+		return err
+	}
+	f.w = h
+	return nil
+}
+
+// writer is the holder's handle, which only a holder has.
+func (f *winLockFile) writer() (windows.Handle, error) {
+	if f.w == 0 {
+		return 0, errors.New("the lock is not held")
+	}
+	return f.w, nil
 }
 
 func (f *winLockFile) probeHeld() (bool, error) {
@@ -184,9 +325,13 @@ func (f *winLockFile) ReadAt(b []byte, off int64) (int, error) {
 }
 
 func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
+	w, err := f.writer()
+	if err != nil {
+		return 0, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
+	}
 	n := 0
 	for n < len(b) {
-		m, err := sys.writeAt(f.h, b[n:], off+int64(n))
+		m, err := sys.writeAt(w, b[n:], off+int64(n))
 		n += m
 		if err != nil {
 			return n, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
@@ -199,21 +344,34 @@ func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
 }
 
 func (f *winLockFile) Truncate(size int64) error {
-	if err := sys.truncate(f.h, size); err != nil {
+	w, err := f.writer()
+	if err == nil {
+		err = sys.truncate(w, size)
+	}
+	if err != nil {
 		return &fs.PathError{Op: "SetFileInformationByHandle", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Sync() error {
-	if err := sys.flush(f.h); err != nil {
+	w, err := f.writer()
+	if err == nil {
+		err = sys.flush(w)
+	}
+	if err != nil {
 		return &fs.PathError{Op: "FlushFileBuffers", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Close() error {
-	return sys.closeHandle(f.h)
+	var err error
+	if f.w != 0 {
+		err = sys.closeHandle(f.w)
+		f.w = 0
+	}
+	return errors.Join(err, sys.closeHandle(f.h))
 }
 
 // pathKey names the file at path, not following a reparse point.
@@ -228,13 +386,19 @@ func pathKey(path string) (fileKey, error) {
 	return k, err
 }
 
-// removeLockFile marks the file at path for deletion through a handle of
-// its own, after checking that handle's file is f's. A reader that opened
-// the file without sharing delete access makes this fail with a sharing
-// violation; the file is then left, which is harmless.
+// removeLockFile closes the holder's handle, so that its own handle with
+// delete access can open, and marks the file for deletion through that,
+// after checking that it is f's file: between the two, the file is still
+// locked, but others may remove or replace it. A reader that opened the
+// file without sharing delete access (os.Open does not) makes the open
+// fail with a sharing violation; the file is then left, which is harmless.
 func removeLockFile(f lockFile, path string) error {
-	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_OPEN_REPARSE_POINT)
+	wf := f.(*winLockFile)
+	if wf.w != 0 {
+		sys.closeHandle(wf.w)
+		wf.w = 0
+	}
+	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING, lockFileFlags)
 	if errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
 		return nil
 	}
@@ -251,6 +415,15 @@ func removeLockFile(f lockFile, path string) error {
 	return nil
 }
 
-// checkLockDir accepts any directory: Windows guards it with ACLs, not the
-// mode bits os.Lstat synthesizes.
-func checkLockDir(fi fs.FileInfo) error { return nil }
+// checkLockDir refuses a directory whose owner SID is not trusted: its
+// owner may change its ACL, and so remove or plant lock files. Windows
+// guards a directory with ACLs, not the mode bits os.Lstat synthesizes.
+func checkLockDir(dir string, fi fs.FileInfo) error {
+	h, err := sys.createFile(dir, windows.READ_CONTROL, shareAll, windows.OPEN_EXISTING,
+		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
+	if err != nil {
+		return &fs.PathError{Op: "CreateFile", Path: dir, Err: err}
+	}
+	defer sys.closeHandle(h)
+	return checkOwner(h, dir, "directory")
+}

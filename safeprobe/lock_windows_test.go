@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -191,7 +192,12 @@ func TestWindowsRecordReadableWhileLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	writeRecord(a, []byte("1234\n"), false)
+	if err := a.tryLock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRecord(a, []byte("1234\n"), false); err != nil {
+		t.Fatal(err)
+	}
 	if err := sys.lockFileEx(a.(*winLockFile).h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -393,23 +399,6 @@ func TestWindowsSignalOwnerKill(t *testing.T) {
 	}
 }
 
-// holdWithRecord holds the lock at path on a file of its own, as another
-// process would, with rec as the record, until the test ends.
-func holdWithRecord(t *testing.T, path string, rec []byte) {
-	t.Helper()
-	f, err := openLockFile(path, true, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	if err := f.tryLock(); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeRecord(f, rec, false); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestWindowsSignalUnverifiedNeedsRunningProcess: AllowUnverified waives
 // the identity check, not the PID's: a bare record naming pid+1..pid+3
 // (which OpenProcess, and so os.FindProcess, opens as process pid) or an
@@ -424,7 +413,7 @@ func TestWindowsSignalUnverifiedNeedsRunningProcess(t *testing.T) {
 	}
 	for k := 1; k <= 3; k++ {
 		path := filepath.Join(lockTestDir(t), "d.pid")
-		holdWithRecord(t, path, fmt.Appendf(nil, "%d\n", child+k))
+		holdRaw(t, path, fmt.Sprintf("%d\n", child+k))
 		err := SignalOwnerWith(path, os.Kill, unverified)
 		if !errors.Is(err, os.ErrProcessDone) {
 			t.Errorf("SignalOwnerWith(record naming child+%d, AllowUnverified) = %v; want os.ErrProcessDone", k, err)
@@ -441,18 +430,231 @@ func TestWindowsSignalUnverifiedNeedsRunningProcess(t *testing.T) {
 	}
 	// Not waited: the process object lives on, and os.FindProcess opens it.
 	path := filepath.Join(lockTestDir(t), "d.pid")
-	holdWithRecord(t, path, fmt.Appendf(nil, "%d\n", exited.Process.Pid))
+	holdRaw(t, path, fmt.Sprintf("%d\n", exited.Process.Pid))
 	if err := SignalOwnerWith(path, os.Kill, unverified); !errors.Is(err, os.ErrProcessDone) {
 		t.Errorf("SignalOwnerWith(record naming an exited process, AllowUnverified) = %v; want os.ErrProcessDone", err)
 	}
 
 	// The rule refuses only what it must: the child itself is signalled.
 	path = filepath.Join(lockTestDir(t), "d.pid")
-	holdWithRecord(t, path, fmt.Appendf(nil, "%d\n", child))
+	holdRaw(t, path, fmt.Sprintf("%d\n", child))
 	if err := SignalOwnerWith(path, os.Kill, unverified); err != nil {
 		t.Fatalf("SignalOwnerWith(record naming the running child, AllowUnverified) = %v", err)
 	}
 	if err := cmd.Wait(); err == nil {
 		t.Error("the child exited cleanly; want killed")
+	}
+}
+
+// TestWindowsHeldFileIsTheHolders: while the lock is held no one else can
+// open the file to write, remove or rename it (the holder's handle shares
+// read access only), yet readers and would-be holders still open it. A
+// handle that may write the file keeps anyone from taking the lock. Real
+// share modes under Wine, which checks them as Windows does.
+func TestWindowsHeldFileIsTheHolders(t *testing.T) {
+	dir := lockTestDir(t)
+	path := filepath.Join(dir, "d.pid")
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	record := readFile(t, path) // os.Open shares read and write, not delete
+	for _, access := range []uint32{windows.GENERIC_WRITE, windows.DELETE} {
+		h, err := sys.createFile(path, access, shareAll, windows.OPEN_EXISTING, 0)
+		if err == nil {
+			sys.closeHandle(h)
+		}
+		if !errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
+			t.Errorf("opening the held file with access %#x = %v; want ERROR_SHARING_VIOLATION", access, err)
+		}
+	}
+	if err := os.WriteFile(path, []byte("4\n"), 0o600); err == nil {
+		t.Errorf("another writer rewrote the held file's record")
+	}
+	if err := os.Rename(path, path+".moved"); err == nil {
+		t.Errorf("the held file was renamed away")
+	}
+	if err := os.Remove(path); err == nil {
+		t.Errorf("the held file was removed")
+	}
+	if got := readFile(t, path); got != record {
+		t.Errorf("record now %q, was %q", got, record)
+	}
+	if st, err := Inspect(path); err != nil || !st.Held || st.Record.PID != os.Getpid() {
+		t.Errorf("Inspect(held file) = %+v, %v", st, err)
+	}
+	other, err := openLockFile(path, true, 0)
+	if err != nil {
+		t.Fatalf("a would-be holder cannot open the held file: %v", err)
+	}
+	if err := other.tryLock(); !errors.Is(err, errWouldBlock) {
+		t.Errorf("a would-be holder's tryLock = %v; want errWouldBlock", err)
+	}
+	other.Close()
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Release left the file: %v", err)
+	}
+
+	// A handle that may write the file, opened before anyone holds it,
+	// keeps the lock from being taken, and the file untouched.
+	os.WriteFile(path, []byte("1234\n"), 0o600)
+	h, err := sys.createFile(path, windows.GENERIC_WRITE, shareAll, windows.OPEN_EXISTING, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := TryAcquire(path, nil); !errors.Is(err, ErrLocked) {
+		if err == nil {
+			l.Release()
+		}
+		t.Errorf("TryAcquire while another handle may write the file = %v; want ErrLocked", err)
+	}
+	if got := readFile(t, path); got != "1234\n" {
+		t.Errorf("record now %q", got)
+	}
+	sys.closeHandle(h)
+	l, err = TryAcquire(path, nil)
+	if err != nil {
+		t.Fatalf("TryAcquire once that handle closed: %v", err)
+	}
+	l.Release()
+}
+
+// foreignSID is a SID of no account on this machine: another user.
+const foreignSID = "S-1-5-21-1004336348-1177238915-682003330-1001"
+
+// ownFiles makes every file and directory safeprobe opens look owned by
+// the SID named, through the OS layer: Wine makes every file the caller's
+// (or nobody's), so another user's files are injected.
+func ownFiles(t *testing.T, sid string) {
+	t.Helper()
+	owner, err := windows.StringToSid(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := sys
+	t.Cleanup(func() { sys = saved })
+	sys.fileOwner = func(windows.Handle) (*windows.SID, error) { return owner, nil }
+}
+
+// TestWindowsOwnFilesTrusted: the files and directories this process
+// creates have an owner it trusts. Real security descriptors under Wine.
+func TestWindowsOwnFilesTrusted(t *testing.T) {
+	dir := lockTestDir(t)
+	path := filepath.Join(dir, "d.pid")
+	os.WriteFile(path, nil, 0o600)
+	for _, p := range []string{dir, path} {
+		h, err := sys.createFile(p, windows.READ_CONTROL, shareAll, windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		owner, err := sys.fileOwner(h)
+		sys.closeHandle(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: owner %v", p, owner)
+		if err := trustedOwner(owner, "file"); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := NewLockDir(dir); err != nil {
+		t.Errorf("NewLockDir(own directory) = %v", err)
+	}
+}
+
+// TestWindowsForeignOwnerRefused: a lock file, takeover marker or lock
+// directory another user owns is refused: that user may have written the
+// record (naming any process, which SignalOwner would then kill) or the
+// marker. Owners are injected through the OS layer (see ownFiles); the
+// processes and files are real.
+func TestWindowsForeignOwnerRefused(t *testing.T) {
+	cmd, _ := startChild(t, 0)
+	victim, err := Lookup(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := lockTestDir(t)
+	path := filepath.Join(dir, "d.pid")
+	forged := string(formatRecord(Record{PID: victim.PID, Version: recordVersion, HasIdentity: true, Identity: victim}))
+	holdRaw(t, path, forged)
+
+	ownFiles(t, foreignSID)
+	wantUnsafe(t, path, "owned by "+foreignSID)
+	if _, err := Inspect(path); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), foreignSID) {
+		t.Errorf("Inspect(another user's file) = %v; want ErrUnsafePath naming the owner", err)
+	}
+	if err := SignalOwner(path, os.Kill); !errors.Is(err, ErrUnsafePath) {
+		t.Errorf("SignalOwner(another user's file) = %v; want ErrUnsafePath", err)
+	}
+	if s, err := Probe(victim.PID); s != Running {
+		t.Fatalf("the process another user's record names was killed: %v, %v", s, err)
+	}
+	if _, err := NewLockDir(dir); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "directory owned by "+foreignSID) {
+		t.Errorf("NewLockDir(another user's directory) = %v; want ErrUnsafePath naming the owner", err)
+	}
+	if got := readFile(t, path); got != forged {
+		t.Errorf("another user's file changed: %q", got)
+	}
+}
+
+// TestWindowsForeignTakeoverIgnored: a takeover marker another user owns
+// does not make the holder leave. Owners injected as above.
+func TestWindowsForeignTakeoverIgnored(t *testing.T) {
+	cmd, _ := startChild(t, 0)
+	requester, err := Lookup(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	marker := fmt.Sprintf(`{"v":1,"pid":%d,"start":%d,"requested":"2000-01-01T00:00:00Z","expires":"2999-01-01T00:00:00Z"}`+"\n", requester.PID, requester.StartTime)
+	if err := os.WriteFile(path+takeoverSuffix, []byte(marker), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, who := l.TakeoverRequested(); !ok || who.PID != requester.PID {
+		t.Fatalf("own user's marker: TakeoverRequested = %v, %v; want the request seen", ok, who)
+	}
+	ownFiles(t, foreignSID)
+	if ok, who := l.TakeoverRequested(); ok {
+		t.Errorf("another user's marker: TakeoverRequested = true, %v; want it ignored", who)
+	}
+}
+
+// TestWindowsTrustedOwners: files owned by BUILTIN\Administrators (an
+// elevated process's) or SYSTEM are trusted, as root's are on Unix; a
+// failing GetSecurityInfo is an error naming the call. Injected owners.
+func TestWindowsTrustedOwners(t *testing.T) {
+	for _, known := range []windows.WELL_KNOWN_SID_TYPE{windows.WinBuiltinAdministratorsSid, windows.WinLocalSystemSid} {
+		sid, err := windows.CreateWellKnownSid(known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(sid.String(), func(t *testing.T) {
+			ownFiles(t, sid.String())
+			dir := lockTestDir(t)
+			l, err := TryAcquire(filepath.Join(dir, "d.pid"), nil)
+			if err != nil {
+				t.Fatalf("TryAcquire of a file owned by %v: %v", sid, err)
+			}
+			l.Release()
+			if _, err := NewLockDir(dir); err != nil {
+				t.Errorf("NewLockDir of a directory owned by %v: %v", sid, err)
+			}
+		})
+	}
+	saved := sys
+	defer func() { sys = saved }()
+	sys.fileOwner = func(windows.Handle) (*windows.SID, error) { return nil, windows.ERROR_ACCESS_DENIED }
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	if _, err := TryAcquire(path, nil); !errors.Is(err, windows.ERROR_ACCESS_DENIED) || !strings.Contains(err.Error(), "GetSecurityInfo") {
+		t.Errorf("TryAcquire when the owner cannot be read = %v; want an error naming GetSecurityInfo", err)
 	}
 }

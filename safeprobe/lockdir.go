@@ -47,7 +47,7 @@ func NewLockDir(dir string) (*LockDir, error) {
 	case !fi.IsDir():
 		return fail(fmt.Errorf("%w: not a directory", ErrUnsafePath))
 	}
-	if err := checkLockDir(fi); err != nil {
+	if err := checkLockDir(dir, fi); err != nil {
 		return fail(err)
 	}
 	return &LockDir{dir: dir}, nil

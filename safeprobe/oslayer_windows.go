@@ -42,6 +42,8 @@ type windowsOS struct {
 	// markDeleted removes the file when h closes (at once with POSIX
 	// semantics where the file system has them).
 	markDeleted func(h windows.Handle) error
+	// fileOwner is the owner SID of h's file or directory.
+	fileOwner func(h windows.Handle) (*windows.SID, error)
 }
 
 var sys = windowsOS{
@@ -122,6 +124,17 @@ var sys = windowsOS{
 			err = windows.SetFileInformationByHandle(h, windows.FileDispositionInfo, &del, 1)
 		}
 		return err
+	},
+	fileOwner: func(h windows.Handle) (*windows.SID, error) {
+		sd, err := windows.GetSecurityInfo(h, windows.SE_FILE_OBJECT, windows.OWNER_SECURITY_INFORMATION)
+		if err != nil {
+			return nil, err
+		}
+		owner, _, err := sd.Owner()
+		if err == nil && owner == nil {
+			err = errors.New("no owner")
+		}
+		return owner, err
 	},
 }
 
