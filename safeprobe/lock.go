@@ -226,16 +226,17 @@ var testHookOpened func(lockFile) lockFile
 // earlier boot) or a corrupt record does not stop it: only the kernel lock
 // decides. On Windows, where a dead process's locks are released some time
 // after it exits, TryAcquire keeps trying for up to staleReleaseWait (2 s)
-// when the lock is held but its record names a process that is gone.
+// when the lock is held but its record names a process that is gone; that
+// wait is spent once per file and record in a process: later calls that
+// find the lock still held under the same record report ErrLocked at once.
 func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 	o := opts.withDefaults()
 	fail := func(pid int, err error) (*Lock, error) {
 		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
 	}
-	var staleDeadline time.Time
 	var lastErr error
 	// Only starting over on a changed file counts against maxReopen; the
-	// wait for a dead holder's lock is bounded by staleDeadline.
+	// wait for a dead holder's lock is bounded by staleWaitEnd.
 	for reopens := 0; reopens < maxReopen; {
 		f, err := openLockFile(path, true, o.Mode)
 		if errors.Is(err, fs.ErrNotExist) && dirExists(path) {
@@ -261,10 +262,7 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			if staleReleaseWait > 0 && perr == nil && holderGone(rec) {
 				// The holder is gone but its lock not yet released.
-				if staleDeadline.IsZero() {
-					staleDeadline = time.Now().Add(staleReleaseWait)
-				}
-				if time.Now().Before(staleDeadline) {
+				if time.Now().Before(staleWaitEnd(k, rec)) {
 					time.Sleep(10 * time.Millisecond)
 					continue
 				}
@@ -328,6 +326,51 @@ func lockWithGrace(f lockFile) (contended bool, err error) {
 func dirExists(path string) bool {
 	fi, err := os.Stat(filepath.Dir(path))
 	return err == nil && fi.IsDir()
+}
+
+// staleWaits remembers, per lock file and record, when TryAcquire first
+// found the lock held under a record whose holder is gone, so that the wait
+// for Windows to release a dead holder's lock is spent once: a lock still
+// held staleReleaseWait later is held by someone else, and every later
+// call reports it at once rather than stalling again. An entry not met for
+// staleForget is dropped.
+var staleWaits struct {
+	sync.Mutex
+	seen map[staleKey]staleSeen
+}
+
+type staleKey struct {
+	file  fileKey
+	pid   int
+	start uint64
+}
+
+type staleSeen struct{ first, last time.Time }
+
+const staleForget = time.Minute
+
+// staleWaitEnd is when TryAcquire stops waiting for the lock on the file k
+// names, held under rec, whose holder is gone.
+func staleWaitEnd(k fileKey, rec Record) time.Time {
+	now := time.Now()
+	staleWaits.Lock()
+	defer staleWaits.Unlock()
+	for key, seen := range staleWaits.seen {
+		if now.Sub(seen.last) > staleForget {
+			delete(staleWaits.seen, key)
+		}
+	}
+	if staleWaits.seen == nil {
+		staleWaits.seen = make(map[staleKey]staleSeen)
+	}
+	key := staleKey{file: k, pid: rec.PID, start: rec.Identity.StartTime}
+	seen, ok := staleWaits.seen[key]
+	if !ok {
+		seen.first = now
+	}
+	seen.last = now
+	staleWaits.seen[key] = seen
+	return seen.first.Add(staleReleaseWait)
 }
 
 // holderGone reports whether the process a record names has certainly

@@ -658,3 +658,37 @@ func TestWindowsTrustedOwners(t *testing.T) {
 		t.Errorf("TryAcquire when the owner cannot be read = %v; want an error naming GetSecurityInfo", err)
 	}
 }
+
+// TestWindowsDeadHolderRecordWaitsOnce: a lock held under a record naming
+// a process that is gone (here, a handle of this process holds it) makes
+// TryAcquire wait for a late release once, not on every call: a lock still
+// held after staleReleaseWait is someone else's. Real processes and locks
+// under Wine.
+func TestWindowsDeadHolderRecordWaitsOnce(t *testing.T) {
+	dead := exitedIdentity(t)
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	holdRaw(t, path, string(formatRecord(Record{PID: dead.PID, Version: recordVersion, HasIdentity: true, Identity: dead})))
+	for i := range 3 {
+		start := time.Now()
+		_, err := TryAcquire(path, nil)
+		d := time.Since(start)
+		if !errors.Is(err, ErrLocked) {
+			t.Fatalf("TryAcquire %d = %v; want ErrLocked", i, err)
+		}
+		switch {
+		case i == 0 && d < staleReleaseWait:
+			t.Errorf("first TryAcquire returned after %v; want the wait for a late release, %v", d, staleReleaseWait)
+		case i > 0 && d > staleReleaseWait/4:
+			t.Errorf("TryAcquire %d took %v; the wait for a late release was spent already", i, d)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := Acquire(ctx, path, nil); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrLocked) {
+		t.Errorf("Acquire = %v; want its context's end and ErrLocked", err)
+	}
+	if d := time.Since(start); d > staleReleaseWait/2 {
+		t.Errorf("Acquire with a 100 ms context took %v", d)
+	}
+}
