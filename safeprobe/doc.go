@@ -31,9 +31,22 @@
 //     kern.boottime: the start counted from boot, as there is no boot ID.
 //   - Windows: OpenProcess(SYNCHRONIZE|PROCESS_QUERY_LIMITED_INFORMATION) and
 //     WaitForSingleObject(h, 0); ERROR_INVALID_PARAMETER means no such
-//     process, ERROR_ACCESS_DENIED that it exists; GetProcessId(h) must equal
-//     the PID, because the kernel ignores a PID's two low bits. No signal is
-//     ever sent. Identity: the creation time from GetProcessTimes.
+//     process. ERROR_ACCESS_DENIED does not prove a process has the PID
+//     (psutil issue 2359): with query access alone, an exit code other than
+//     STILL_ACTIVE (259), or 259 with an exit time, means it has exited;
+//     with no access at all, the process list (a Toolhelp snapshot)
+//     decides. GetProcessId(h) must equal the PID, because the kernel
+//     ignores a PID's two low bits. No signal is ever sent. Identity: the
+//     creation time from GetProcessTimes.
+//
+// What the lock trusts on Windows: a lock file, takeover marker or LockDir
+// directory whose owner SID is this process's user, its token's default
+// owner, BUILTIN\Administrators or SYSTEM (as root is trusted on Unix);
+// anything else is refused with ErrUnsafePath, by Inspect and SignalOwner
+// too. A held file cannot be rewritten, removed or renamed by anyone but
+// its holder: the holder writes through a handle that shares read access
+// only. Wine gives every file the same owner, so the refusals are tested
+// through the injected OS layer; the share modes are tested under Wine.
 //
 // Every function that takes a PID rejects values outside 1..MaxPID with
 // ErrInvalidPID before any system call: a corrupt PID file's 0 or -1 must
