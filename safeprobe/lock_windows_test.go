@@ -566,17 +566,25 @@ func TestWindowsOwnFilesTrusted(t *testing.T) {
 	}
 }
 
+// runningChild starts a child that runs until the test ends, and returns
+// its identity.
+func runningChild(t *testing.T) Identity {
+	t.Helper()
+	cmd, _ := startChild(t, 0)
+	id, err := Lookup(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // TestWindowsForeignOwnerRefused: a lock file, takeover marker or lock
 // directory another user owns is refused: that user may have written the
 // record (naming any process, which SignalOwner would then kill) or the
 // marker. Owners are injected through the OS layer (see ownFiles); the
 // processes and files are real.
 func TestWindowsForeignOwnerRefused(t *testing.T) {
-	cmd, _ := startChild(t, 0)
-	victim, err := Lookup(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	victim := runningChild(t)
 	dir := lockTestDir(t)
 	path := filepath.Join(dir, "d.pid")
 	forged := string(formatRecord(Record{PID: victim.PID, Version: recordVersion, HasIdentity: true, Identity: victim}))
@@ -604,11 +612,7 @@ func TestWindowsForeignOwnerRefused(t *testing.T) {
 // TestWindowsForeignTakeoverIgnored: a takeover marker another user owns
 // does not make the holder leave. Owners injected as above.
 func TestWindowsForeignTakeoverIgnored(t *testing.T) {
-	cmd, _ := startChild(t, 0)
-	requester, err := Lookup(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	requester := runningChild(t)
 	path := filepath.Join(lockTestDir(t), "d.pid")
 	l, err := TryAcquire(path, nil)
 	if err != nil {

@@ -24,9 +24,10 @@ type LockDir struct {
 const lockDirPrefix = 32
 
 // NewLockDir returns the lock directory dir, creating it (mode 0700) if
-// missing. It refuses a symlink, a non-directory, and on Unix a directory
-// anyone may write to unless it has the sticky bit (like /tmp); the error
-// wraps ErrUnsafePath.
+// missing. It refuses a symlink, a non-directory, on Unix a directory
+// anyone may write to unless it has the sticky bit (like /tmp), and on
+// Windows a directory whose owner SID is not trusted (see the package
+// doc); the error wraps ErrUnsafePath.
 func NewLockDir(dir string) (*LockDir, error) {
 	dir = filepath.Clean(dir)
 	fail := func(err error) (*LockDir, error) {
