@@ -45,8 +45,12 @@
 // anything else is refused with ErrUnsafePath, by Inspect and SignalOwner
 // too. A held file cannot be rewritten, removed or renamed by anyone but
 // its holder: the holder writes through a handle that shares read access
-// only. Wine gives every file the same owner, so the refusals are tested
-// through the injected OS layer; the share modes are tested under Wine.
+// only. A lock file TryAcquire creates gets a protected DACL (its user,
+// SYSTEM and Administrators; Everyone may read only if LockOptions.Mode
+// says so), not its directory's inheritable ACEs. Wine gives every file
+// the same owner and keeps only what Unix mode bits say of a DACL, so the
+// refusals and the DACL are tested through the injected OS layer; the
+// share modes are tested under Wine.
 //
 // Every function that takes a PID rejects values outside 1..MaxPID with
 // ErrInvalidPID before any system call: a corrupt PID file's 0 or -1 must

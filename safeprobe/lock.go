@@ -54,8 +54,10 @@ func (e *LockError) Unwrap() error { return e.Err }
 // defaults.
 type LockOptions struct {
 	// Mode is the permission of a lock file TryAcquire creates (before the
-	// umask); 0600 if zero. Unix only: on Windows the file inherits its
-	// directory's ACL.
+	// umask); 0600 if zero. On Windows the file gets a DACL of its own
+	// rather than its directory's inherited one: full control for its
+	// creator's user, SYSTEM and Administrators, and read for Everyone if
+	// Mode has the others' read bit (0o004).
 	Mode os.FileMode
 	// NoSync skips the fsync after the owner record is written. The lock
 	// itself does not need it; without it a power loss can leave an empty

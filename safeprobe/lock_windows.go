@@ -62,8 +62,8 @@ type winLockFile struct {
 }
 
 // openLockFile opens the lock file at path, read-only and sharing all
-// access (see above); when write is set it creates the file if missing.
-// mode is not used: the file gets its directory's inherited ACL. It
+// access (see above); when write is set it creates the file if missing,
+// with the DACL lockFileSecurity makes of mode. It
 // refuses, before opening and again on the handle, anything but a regular
 // file with one link (not a symbolic link or junction, opened as itself
 // and never followed, a directory, a pipe or device), and a file whose
@@ -77,14 +77,19 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 		return nil, err
 	}
 	disposition := uint32(windows.OPEN_EXISTING)
+	var sd *windows.SECURITY_DESCRIPTOR
 	if write {
 		disposition = windows.OPEN_ALWAYS
+		var err error
+		if sd, err = lockFileSecurity(mode); err != nil {
+			return nil, err
+		}
 	}
 	deadline := time.Now().Add(deletePendingWait)
 	var h windows.Handle
 	var err error
 	for {
-		h, err = sys.createFile(path, windows.GENERIC_READ, shareAll, disposition, lockFileFlags)
+		h, err = sys.createFile(path, windows.GENERIC_READ, shareAll, disposition, lockFileFlags, sd)
 		if !errors.Is(err, windows.ERROR_DELETE_PENDING) || time.Now().After(deadline) {
 			break
 		}
@@ -102,6 +107,24 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 		return nil, err
 	}
 	return &winLockFile{h: h, k: k, path: path}, nil
+}
+
+// lockFileSecurity is the security descriptor of a lock file TryAcquire
+// creates: a DACL of its own, not the directory's inheritable ACEs, which
+// may let other users write it (C:\ gives Authenticated Users Modify on
+// what is created below it). Full control for this process's user, SYSTEM
+// and Administrators; read for Everyone only if mode has the others' read
+// bit (0o004), as a Unix mode would grant it.
+func lockFileSecurity(mode os.FileMode) (*windows.SECURITY_DESCRIPTOR, error) {
+	trusted, err := trustedOwners()
+	if err != nil {
+		return nil, err
+	}
+	sddl := "D:P(A;;FA;;;SY)(A;;FA;;;BA)(A;;FA;;;" + trusted[0].String() + ")"
+	if mode&0o004 != 0 {
+		sddl += "(A;;FR;;;WD)"
+	}
+	return windows.SecurityDescriptorFromString(sddl)
 }
 
 // lockFileFlags open a lock file: a reparse point as itself, never followed.
@@ -256,7 +279,7 @@ func (f *winLockFile) tryLock() error {
 // over.
 func (f *winLockFile) openWriter() error {
 	h, err := sys.createFile(f.path, windows.GENERIC_READ|windows.GENERIC_WRITE,
-		windows.FILE_SHARE_READ, windows.OPEN_EXISTING, lockFileFlags)
+		windows.FILE_SHARE_READ, windows.OPEN_EXISTING, lockFileFlags, nil)
 	switch {
 	case errors.Is(err, windows.ERROR_SHARING_VIOLATION):
 		return fmt.Errorf("%w: the file is open for writing or deleting elsewhere", errWouldBlock)
@@ -377,7 +400,7 @@ func (f *winLockFile) Close() error {
 // pathKey names the file at path, not following a reparse point.
 func pathKey(path string) (fileKey, error) {
 	h, err := sys.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
+		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
 	if err != nil {
 		return fileKey{}, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
@@ -398,7 +421,7 @@ func removeLockFile(f lockFile, path string) error {
 		sys.closeHandle(wf.w)
 		wf.w = 0
 	}
-	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING, lockFileFlags)
+	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING, lockFileFlags, nil)
 	if errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
 		return nil
 	}
@@ -420,7 +443,7 @@ func removeLockFile(f lockFile, path string) error {
 // guards a directory with ACLs, not the mode bits os.Lstat synthesizes.
 func checkLockDir(dir string, fi fs.FileInfo) error {
 	h, err := sys.createFile(dir, windows.READ_CONTROL, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
+		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
 	if err != nil {
 		return &fs.PathError{Op: "CreateFile", Path: dir, Err: err}
 	}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -307,14 +308,14 @@ func TestWindowsDeletePending(t *testing.T) {
 	defer func() { sys = saved }()
 	var pending atomic.Int64
 	var denied atomic.Bool
-	sys.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
 		switch {
 		case denied.Load():
 			return windows.InvalidHandle, windows.ERROR_ACCESS_DENIED
 		case pending.Add(-1) >= 0:
 			return windows.InvalidHandle, windows.ERROR_DELETE_PENDING
 		}
-		return saved.createFile(path, access, share, disposition, flags)
+		return saved.createFile(path, access, share, disposition, flags, sd)
 	}
 	path := filepath.Join(lockTestDir(t), "d.pid")
 	pending.Store(3)
@@ -360,11 +361,11 @@ func TestWindowsReleaseSharingViolation(t *testing.T) {
 	}
 	saved := sys
 	defer func() { sys = saved }()
-	sys.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
 		if access&windows.DELETE != 0 {
 			return windows.InvalidHandle, windows.ERROR_SHARING_VIOLATION
 		}
-		return saved.createFile(path, access, share, disposition, flags)
+		return saved.createFile(path, access, share, disposition, flags, sd)
 	}
 	if err := l.Release(); err != nil {
 		t.Fatalf("Release = %v", err)
@@ -461,7 +462,7 @@ func TestWindowsHeldFileIsTheHolders(t *testing.T) {
 	defer l.Release()
 	record := readFile(t, path) // os.Open shares read and write, not delete
 	for _, access := range []uint32{windows.GENERIC_WRITE, windows.DELETE} {
-		h, err := sys.createFile(path, access, shareAll, windows.OPEN_EXISTING, 0)
+		h, err := sys.createFile(path, access, shareAll, windows.OPEN_EXISTING, 0, nil)
 		if err == nil {
 			sys.closeHandle(h)
 		}
@@ -501,8 +502,9 @@ func TestWindowsHeldFileIsTheHolders(t *testing.T) {
 
 	// A handle that may write the file, opened before anyone holds it,
 	// keeps the lock from being taken, and the file untouched.
-	os.WriteFile(path, []byte("1234\n"), 0o600)
-	h, err := sys.createFile(path, windows.GENERIC_WRITE, shareAll, windows.OPEN_EXISTING, 0)
+	record = fmt.Sprintf("%d\n", os.Getpid()) // running: no wait for a late release
+	os.WriteFile(path, []byte(record), 0o600)
+	h, err := sys.createFile(path, windows.GENERIC_WRITE, shareAll, windows.OPEN_EXISTING, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -512,8 +514,8 @@ func TestWindowsHeldFileIsTheHolders(t *testing.T) {
 		}
 		t.Errorf("TryAcquire while another handle may write the file = %v; want ErrLocked", err)
 	}
-	if got := readFile(t, path); got != "1234\n" {
-		t.Errorf("record now %q", got)
+	if got := readFile(t, path); got != record {
+		t.Errorf("record now %q, was %q", got, record)
 	}
 	sys.closeHandle(h)
 	l, err = TryAcquire(path, nil)
@@ -547,7 +549,7 @@ func TestWindowsOwnFilesTrusted(t *testing.T) {
 	path := filepath.Join(dir, "d.pid")
 	os.WriteFile(path, nil, 0o600)
 	for _, p := range []string{dir, path} {
-		h, err := sys.createFile(p, windows.READ_CONTROL, shareAll, windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS)
+		h, err := sys.createFile(p, windows.READ_CONTROL, shareAll, windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -694,5 +696,71 @@ func TestWindowsDeadHolderRecordWaitsOnce(t *testing.T) {
 	}
 	if d := time.Since(start); d > staleReleaseWait/2 {
 		t.Errorf("Acquire with a 100 ms context took %v", d)
+	}
+}
+
+// TestWindowsLockFileDACL: a lock file TryAcquire creates has a protected
+// DACL of its own, not its directory's inheritable ACEs (which may let
+// other users write it): only its user, SYSTEM and Administrators may
+// write, and Everyone may read only if Mode grants others read. The
+// descriptor passed to CreateFile is checked through the OS layer, as Wine
+// keeps only what Unix mode bits can say; the files are real.
+func TestWindowsLockFileDACL(t *testing.T) {
+	everyone, err := windows.CreateWellKnownSid(windows.WinWorldSid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created *windows.SECURITY_DESCRIPTOR
+	saved := sys
+	defer func() { sys = saved }()
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
+		if disposition == windows.OPEN_ALWAYS {
+			created = sd
+		}
+		return saved.createFile(path, access, share, disposition, flags, sd)
+	}
+	for _, c := range []struct {
+		mode     os.FileMode
+		everyone bool
+	}{{0, false}, {0o600, false}, {0o640, false}, {0o644, true}} {
+		t.Run(fmt.Sprintf("mode%#o", c.mode), func(t *testing.T) {
+			created = nil
+			path := filepath.Join(lockTestDir(t), "d.pid")
+			l, err := TryAcquire(path, &LockOptions{Mode: c.mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Release()
+			if created == nil {
+				t.Fatal("TryAcquire created the file without a security descriptor")
+			}
+			t.Logf("%v", created)
+			control, _, err := created.Control()
+			if err != nil || control&windows.SE_DACL_PROTECTED == 0 {
+				t.Errorf("DACL not protected from inheritance (control %#x, %v)", control, err)
+			}
+			dacl, _, err := created.DACL()
+			if err != nil {
+				t.Fatal(err)
+			}
+			readers := false
+			for i := range uint32(dacl.AceCount) {
+				var ace *windows.ACCESS_ALLOWED_ACE
+				if err := windows.GetAce(dacl, i, &ace); err != nil {
+					t.Fatal(err)
+				}
+				sid := (*windows.SID)(unsafe.Pointer(&ace.SidStart))
+				switch {
+				case trustedOwner(sid, "ACE") == nil:
+				case sid.Equals(everyone) && ace.Mask == windows.FILE_GENERIC_READ:
+					readers = true
+				default:
+					t.Errorf("ACE %d grants %v access %#x", i, sid, ace.Mask)
+				}
+			}
+			if readers != c.everyone {
+				t.Errorf("Everyone may read: %v; want %v", readers, c.everyone)
+			}
+		})
 	}
 }

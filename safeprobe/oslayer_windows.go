@@ -30,7 +30,9 @@ type windowsOS struct {
 	closeHandle   func(h windows.Handle) error
 
 	// The lock.
-	createFile   func(path string, access, share, disposition, flags uint32) (windows.Handle, error)
+	// createFile is CreateFile; sd, if not nil, is the security
+	// descriptor of a file it creates.
+	createFile   func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error)
 	fileInfo     func(h windows.Handle) (windows.ByHandleFileInformation, error)
 	fileType     func(h windows.Handle) (uint32, error)
 	lockFileEx   func(h windows.Handle, flags uint32, off uint64, n uint32) error
@@ -65,17 +67,22 @@ var sys = windowsOS{
 	processListed: processListed,
 	closeHandle:   windows.CloseHandle,
 
-	createFile: func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	createFile: func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
 		p, err := windows.UTF16PtrFromString(path)
 		if err != nil {
 			return windows.InvalidHandle, err
+		}
+		var sa *windows.SecurityAttributes
+		if sd != nil {
+			sa = &windows.SecurityAttributes{SecurityDescriptor: sd}
+			sa.Length = uint32(unsafe.Sizeof(*sa))
 		}
 		// A file whose removal is pending fails to open with access
 		// denied; only the NT status tells it from a real denial, and it
 		// must be read on the same thread.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		h, err := windows.CreateFile(p, access, share, nil, disposition, flags, 0)
+		h, err := windows.CreateFile(p, access, share, sa, disposition, flags, 0)
 		if errors.Is(err, windows.ERROR_ACCESS_DENIED) && lastNtStatus() == windows.STATUS_DELETE_PENDING {
 			err = windows.ERROR_DELETE_PENDING
 		}
