@@ -47,9 +47,13 @@
 //     kern.boottime: the start counted from boot, as there is no boot ID.
 //   - Windows: OpenProcess(SYNCHRONIZE|PROCESS_QUERY_LIMITED_INFORMATION) and
 //     WaitForSingleObject(h, 0); ERROR_INVALID_PARAMETER means no such
-//     process, ERROR_ACCESS_DENIED that it exists; GetProcessId(h) must equal
-//     the PID, because the kernel ignores a PID's two low bits. No signal is
-//     ever sent. Identity: the creation time from GetProcessTimes.
+//     process. ERROR_ACCESS_DENIED does not prove a process has the PID
+//     (psutil issue 2359): with query access alone, an exit code other than
+//     STILL_ACTIVE (259), or 259 with an exit time, means it has exited;
+//     with no access at all, the process list (a Toolhelp snapshot)
+//     decides. GetProcessId(h) must equal the PID, because the kernel
+//     ignores a PID's two low bits. No signal is ever sent. Identity: the
+//     creation time from GetProcessTimes.
 //
 // Every function that takes a PID rejects values outside 1..MaxPID with
 // ErrInvalidPID before any system call: a corrupt PID file's 0 or -1 must
@@ -82,7 +86,34 @@
 //     where the OS lists holders (Linux: /proc/locks), so it cannot make a
 //     TryAcquire fail.
 //
-// On Windows, files are guarded by ACLs, and these owner checks are not
-// made yet: the refusals by kind (reparse points, directories, devices,
-// hard links) apply, the owner ones do not.
+// On Windows the owner is a SID, and the lock trusts a lock file, takeover
+// marker or LockDir directory only if its owner is this process's user,
+// its token's default owner, BUILTIN\Administrators or SYSTEM (as root is
+// trusted on Unix):
+//
+//   - TryAcquire, Inspect and SignalOwner refuse a lock file with another
+//     owner (ErrUnsafePath), as well as a reparse point (symbolic link or
+//     junction, opened as itself), a directory, a device or pipe, and a file
+//     with more than one link. Unlike on Unix, Inspect refuses too: the
+//     owner is read on the handle every lock file is opened through.
+//   - NewLockDir refuses a directory with another owner, who may change its
+//     ACL and so remove or plant lock files; lock files are then opened by
+//     their whole path.
+//   - TakeoverRequested ignores a takeover marker whose owner SID is not
+//     the lock file's.
+//   - A held file cannot be rewritten, removed or renamed by anyone but its
+//     holder: the holder writes through a handle that shares read access
+//     only, and closes it first when it releases. A lock file TryAcquire
+//     creates gets a protected DACL (its user, SYSTEM and Administrators;
+//     Everyone may read only if LockOptions.Mode says so), not its
+//     directory's inheritable ACEs.
+//   - SignalOwner does not compare the user the holder runs as with the
+//     file's owner (that is in the holder's token, which another user's
+//     process does not let a non-administrator open); it signals only a
+//     running process with exactly the record's PID, never an alias
+//     pid+1..pid+3.
+//
+// Wine gives every file the same owner and keeps only what Unix mode bits
+// say of a DACL, so the owner refusals and the DACL are tested through the
+// injected OS layer; the share modes are tested under Wine.
 package safeprobe

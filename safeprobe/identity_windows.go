@@ -26,7 +26,7 @@ func lookup(pid int) (Identity, error) {
 	case !same:
 		return Identity{}, processDone(pid)
 	}
-	created, err := sys.getProcessTimes(h)
+	created, _, err := sys.getProcessTimes(h)
 	if err != nil {
 		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: GetProcessTimes: %w", pid, err)
 	}

@@ -54,8 +54,10 @@ func (e *LockError) Unwrap() error { return e.Err }
 // defaults.
 type LockOptions struct {
 	// Mode is the permission of a lock file TryAcquire creates (before the
-	// umask); 0600 if zero. Unix only: on Windows the file inherits its
-	// directory's ACL.
+	// umask); 0600 if zero. On Windows the file gets a DACL of its own
+	// rather than its directory's inherited one: full control for its
+	// creator's user, SYSTEM and Administrators, and read for Everyone if
+	// Mode has the others' read bit (0o004).
 	Mode os.FileMode
 	// NoSync skips the fsync after the owner record is written. The lock
 	// itself does not need it; without it a power loss can leave an empty
@@ -109,8 +111,9 @@ func (o *LockOptions) withDefaults() LockOptions {
 }
 
 // lockFile is an open lock file as each lock_<os>.go provides it. Each also
-// defines fileKey (what names a file), staleReleaseWait, openLockFile,
-// pathKey, removeLockFile and checkLockDir.
+// defines fileKey (what names a file), staleReleaseWait, openLockFileAt,
+// pathKey, removeLockFile, openLockDir and dirLinked (lockowner_windows.go
+// holds Windows' owner checks).
 type lockFile interface {
 	io.ReaderAt
 	io.WriterAt
@@ -267,7 +270,9 @@ var testHookOpened func(lockFile) lockFile
 // earlier boot) or a corrupt record does not stop it: only the kernel lock
 // decides. On Windows, where a dead process's locks are released some time
 // after it exits, TryAcquire keeps trying for up to staleReleaseWait (2 s)
-// when the lock is held but its record names a process that is gone.
+// when the lock is held but its record names a process that is gone; that
+// wait is spent once per file and record in a process: later calls that
+// find the lock still held under the same record report ErrLocked at once.
 func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 	return tryAcquire(pathOf(path), opts)
 }
@@ -278,10 +283,9 @@ func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
 	fail := func(pid int, err error) (*Lock, error) {
 		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
 	}
-	var staleDeadline time.Time
 	var lastErr error
 	// Only starting over on a changed file counts against maxReopen; the
-	// wait for a dead holder's lock is bounded by staleDeadline.
+	// wait for a dead holder's lock is bounded by staleWaitEnd.
 	for reopens := 0; reopens < maxReopen; {
 		f, err := openLockFileAt(p, true, o.Mode)
 		if errors.Is(err, fs.ErrNotExist) && dirExists(p) {
@@ -307,10 +311,7 @@ func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			if staleReleaseWait > 0 && perr == nil && holderGone(rec) {
 				// The holder is gone but its lock not yet released.
-				if staleDeadline.IsZero() {
-					staleDeadline = time.Now().Add(staleReleaseWait)
-				}
-				if time.Now().Before(staleDeadline) {
+				if time.Now().Before(staleWaitEnd(k, rec)) {
 					time.Sleep(10 * time.Millisecond)
 					continue
 				}
@@ -377,6 +378,51 @@ func dirExists(p lockPath) bool {
 	}
 	fi, err := os.Stat(filepath.Dir(p.path))
 	return err == nil && fi.IsDir()
+}
+
+// staleWaits remembers, per lock file and record, when TryAcquire first
+// found the lock held under a record whose holder is gone, so that the wait
+// for Windows to release a dead holder's lock is spent once: a lock still
+// held staleReleaseWait later is held by someone else, and every later
+// call reports it at once rather than stalling again. An entry not met for
+// staleForget is dropped.
+var staleWaits struct {
+	sync.Mutex
+	seen map[staleKey]staleSeen
+}
+
+type staleKey struct {
+	file  fileKey
+	pid   int
+	start uint64
+}
+
+type staleSeen struct{ first, last time.Time }
+
+const staleForget = time.Minute
+
+// staleWaitEnd is when TryAcquire stops waiting for the lock on the file k
+// names, held under rec, whose holder is gone.
+func staleWaitEnd(k fileKey, rec Record) time.Time {
+	now := time.Now()
+	staleWaits.Lock()
+	defer staleWaits.Unlock()
+	for key, seen := range staleWaits.seen {
+		if now.Sub(seen.last) > staleForget {
+			delete(staleWaits.seen, key)
+		}
+	}
+	if staleWaits.seen == nil {
+		staleWaits.seen = make(map[staleKey]staleSeen)
+	}
+	key := staleKey{file: k, pid: rec.PID, start: rec.Identity.StartTime}
+	seen, ok := staleWaits.seen[key]
+	if !ok {
+		seen.first = now
+	}
+	seen.last = now
+	staleWaits.seen[key] = seen
+	return seen.first.Add(staleReleaseWait)
 }
 
 // holderGone reports whether the process a record names has certainly

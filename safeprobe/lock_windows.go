@@ -15,8 +15,20 @@ import (
 // any record. Windows byte-range locks are mandatory: a lock on byte 0 would
 // make the record unreadable to everyone but the holder. The lock belongs to
 // the handle; the handle is not inheritable, so a child the holder starts
-// never keeps it. Every handle shares read, write and delete access, so
-// readers and the holder's Release never meet a sharing violation.
+// never keeps it.
+//
+// Share modes keep a held file the holder's: everyone opens the file for
+// reading only, sharing read, write and delete, and takes the lock on that
+// handle (LockFileEx needs no more). The holder then opens the file again
+// for writing, sharing read only, and writes its record through that
+// handle: from then on, until it releases, no one can open the file to
+// write, remove or rename it, while readers (Inspect, and any program that
+// opens it for reading and shares write access, as os.Open does) and
+// would-be holders still open it. The holder does not ask for delete
+// access until Release, because a reader that does not share delete
+// access (os.Open does not) could then not open the file.
+//
+// Whose files are believed is lockowner_windows.go's concern.
 
 // lockOffset is the byte LockFileEx locks.
 const lockOffset = 1 << 20
@@ -38,18 +50,20 @@ type fileKey struct{ volume, indexHigh, indexLow uint32 }
 const shareAll = windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE
 
 type winLockFile struct {
-	h    windows.Handle
+	h    windows.Handle // read-only, sharing all: the lock is taken on it
+	w    windows.Handle // the holder's, for writing, sharing read only; 0 until locked
 	k    fileKey
+	o    fileOwner
 	path string
 }
 
-// openLockFileAt opens the lock file p: for writing (creating it if
-// missing) when write is set, read-only otherwise. mode is not used: the
-// file gets its directory's inherited ACL. It refuses, before opening and
-// again on the handle, anything but a regular file with one link: a
-// symbolic link or junction (opened as itself, never followed), a
-// directory, a pipe or device. Windows opens by the whole path (see
-// openLockDir).
+// openLockFileAt opens the lock file p, read-only and sharing all access
+// (see above); when write is set it creates the file if missing, with the
+// DACL lockFileSecurity makes of mode. It refuses, before opening and again
+// on the handle, anything but a regular file with one link (not a symbolic
+// link or junction, opened as itself and never followed, a directory, a
+// pipe or device), and a file whose owner is not trusted. Windows opens by
+// the whole path (see openLockDir).
 func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
 	path := p.path
 	if fi, err := os.Lstat(path); err == nil {
@@ -59,17 +73,20 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	access, disposition := uint32(windows.GENERIC_READ), uint32(windows.OPEN_EXISTING)
+	disposition := uint32(windows.OPEN_EXISTING)
+	var sd *windows.SECURITY_DESCRIPTOR
 	if write {
-		access |= windows.GENERIC_WRITE
 		disposition = windows.OPEN_ALWAYS
+		var err error
+		if sd, err = lockFileSecurity(mode); err != nil {
+			return nil, err
+		}
 	}
-	flags := uint32(windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	deadline := time.Now().Add(deletePendingWait)
 	var h windows.Handle
 	var err error
 	for {
-		h, err = sys.createFile(path, access, shareAll, disposition, flags)
+		h, err = sys.createFile(path, windows.GENERIC_READ, shareAll, disposition, lockFileFlags, sd)
 		if !errors.Is(err, windows.ERROR_DELETE_PENDING) || time.Now().After(deadline) {
 			break
 		}
@@ -81,13 +98,16 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 	if err != nil {
 		return nil, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
-	k, err := checkLockHandle(h, path)
+	k, o, err := checkLockHandle(h, path)
 	if err != nil {
 		sys.closeHandle(h)
 		return nil, err
 	}
-	return &winLockFile{h: h, k: k, path: path}, nil
+	return &winLockFile{h: h, k: k, o: o, path: path}, nil
 }
+
+// lockFileFlags open a lock file: a reparse point as itself, never followed.
+const lockFileFlags = windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_OPEN_REPARSE_POINT
 
 // checkLockMode refuses what os.Lstat shows is not a regular file.
 func checkLockMode(m fs.FileMode) error {
@@ -103,28 +123,32 @@ func checkLockMode(m fs.FileMode) error {
 }
 
 // checkLockHandle refuses an open handle that is not a regular disk file
-// with one link, and returns the file's key.
-func checkLockHandle(h windows.Handle, path string) (fileKey, error) {
+// with one link and a trusted owner, and returns the file's key and owner.
+func checkLockHandle(h windows.Handle, path string) (fileKey, fileOwner, error) {
 	t, err := sys.fileType(h)
 	if err != nil {
-		return fileKey{}, &fs.PathError{Op: "GetFileType", Path: path, Err: err}
+		return fileKey{}, "", &fs.PathError{Op: "GetFileType", Path: path, Err: err}
 	}
 	if t != windows.FILE_TYPE_DISK {
-		return fileKey{}, fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
+		return fileKey{}, "", fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
 	}
 	fi, k, err := handleFile(h, path)
 	if err != nil {
-		return fileKey{}, err
+		return fileKey{}, "", err
 	}
 	switch {
 	case fi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0:
-		return fileKey{}, fmt.Errorf("%w: a symbolic link or junction", ErrUnsafePath)
+		return fileKey{}, "", fmt.Errorf("%w: a symbolic link or junction", ErrUnsafePath)
 	case fi.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY != 0:
-		return fileKey{}, fmt.Errorf("%w: a directory", ErrUnsafePath)
+		return fileKey{}, "", fmt.Errorf("%w: a directory", ErrUnsafePath)
 	case fi.NumberOfLinks > 1:
-		return fileKey{}, fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
+		return fileKey{}, "", fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
 	}
-	return k, nil
+	o, err := checkOwner(h, path, "file")
+	if err != nil {
+		return fileKey{}, "", err
+	}
+	return k, o, nil
 }
 
 // handleFile returns what h's file is and its key.
@@ -138,19 +162,51 @@ func handleFile(h windows.Handle, path string) (windows.ByHandleFileInformation,
 
 func (f *winLockFile) key() fileKey { return f.k }
 
-// fileOwner is a file's owner. Windows guards files with ACLs, not the
-// owner IDs Unix checks, and safeprobe does not read a file's owner SID
-// yet: every file has the same owner, whom trustedOwner and ownerRuns
-// accept.
-type fileOwner struct{}
+func (f *winLockFile) owner() fileOwner { return f.o }
 
-func (f *winLockFile) owner() fileOwner { return fileOwner{} }
-
-func trustedOwner(fileOwner, string) error { return nil }
-func ownerRuns(int, fileOwner) error       { return nil }
-
+// tryLock takes the lock, then opens the holder's handle (see openWriter).
 func (f *winLockFile) tryLock() error {
-	return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
+	if err := f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY); err != nil {
+		return err
+	}
+	if err := f.openWriter(); err != nil {
+		f.unlock()
+		return err
+	}
+	return nil
+}
+
+// openWriter opens the file again, by its path, for writing, sharing read
+// access only. A sharing violation means another handle may write or
+// delete it: a holder outside this protocol, or one between its open and
+// its lock; the lock then counts as held. If the path no longer names f's
+// file, there is no writer: TryAcquire, which checks the path next, starts
+// over.
+func (f *winLockFile) openWriter() error {
+	h, err := sys.createFile(f.path, windows.GENERIC_READ|windows.GENERIC_WRITE,
+		windows.FILE_SHARE_READ, windows.OPEN_EXISTING, lockFileFlags, nil)
+	switch {
+	case errors.Is(err, windows.ERROR_SHARING_VIOLATION):
+		return fmt.Errorf("%w: the file is open for writing or deleting elsewhere", errWouldBlock)
+	case errors.Is(err, windows.ERROR_FILE_NOT_FOUND), errors.Is(err, windows.ERROR_DELETE_PENDING):
+		return nil
+	case err != nil:
+		return &fs.PathError{Op: "CreateFile", Path: f.path, Err: err}
+	}
+	if _, k, err := handleFile(h, f.path); err != nil || k != f.k {
+		sys.closeHandle(h)
+		return err
+	}
+	f.w = h
+	return nil
+}
+
+// writer is the holder's handle, which only a holder has.
+func (f *winLockFile) writer() (windows.Handle, error) {
+	if f.w == 0 {
+		return 0, errors.New("the lock is not held")
+	}
+	return f.w, nil
 }
 
 func (f *winLockFile) probeHeld() (bool, error) {
@@ -197,9 +253,13 @@ func (f *winLockFile) ReadAt(b []byte, off int64) (int, error) {
 }
 
 func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
+	w, err := f.writer()
+	if err != nil {
+		return 0, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
+	}
 	n := 0
 	for n < len(b) {
-		m, err := sys.writeAt(f.h, b[n:], off+int64(n))
+		m, err := sys.writeAt(w, b[n:], off+int64(n))
 		n += m
 		if err != nil {
 			return n, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
@@ -212,28 +272,46 @@ func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
 }
 
 func (f *winLockFile) Truncate(size int64) error {
-	if err := sys.truncate(f.h, size); err != nil {
+	w, err := f.writer()
+	if err == nil {
+		err = sys.truncate(w, size)
+	}
+	if err != nil {
 		return &fs.PathError{Op: "SetFileInformationByHandle", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Sync() error {
-	if err := sys.flush(f.h); err != nil {
+	w, err := f.writer()
+	if err == nil {
+		err = sys.flush(w)
+	}
+	if err != nil {
 		return &fs.PathError{Op: "FlushFileBuffers", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Close() error {
-	return sys.closeHandle(f.h)
+	return errors.Join(f.closeWriter(), sys.closeHandle(f.h))
+}
+
+// closeWriter closes the holder's handle, if open.
+func (f *winLockFile) closeWriter() error {
+	if f.w == 0 {
+		return nil
+	}
+	err := sys.closeHandle(f.w)
+	f.w = 0
+	return err
 }
 
 // pathKey names the file p names, not following a reparse point.
 func pathKey(p lockPath) (fileKey, error) {
 	path := p.path
 	h, err := sys.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
+		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
 	if err != nil {
 		return fileKey{}, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
@@ -242,14 +320,18 @@ func pathKey(p lockPath) (fileKey, error) {
 	return k, err
 }
 
-// removeLockFile marks the file at path for deletion through a handle of
-// its own, after checking that handle's file is f's. A reader that opened
-// the file without sharing delete access makes this fail with a sharing
-// violation; the file is then left, which is harmless.
+// removeLockFile closes the holder's handle, so that its own handle with
+// delete access can open, and marks the file for deletion through that,
+// after checking that it is f's file: between the two, the file is still
+// locked, but others may remove or replace it. A reader that opened the
+// file without sharing delete access (os.Open does not) makes the open
+// fail with a sharing violation; the file is then left, which is harmless.
 func removeLockFile(f lockFile, p lockPath) error {
 	path := p.path
-	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_OPEN_REPARSE_POINT)
+	if wf, ok := f.(*winLockFile); ok {
+		wf.closeWriter()
+	}
+	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING, lockFileFlags, nil)
 	if errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
 		return nil
 	}
@@ -272,8 +354,3 @@ func dirLinked(*os.File) bool { return true }
 func removeName(p lockPath) error        { return os.Remove(p.path) }
 func renameName(from, to lockPath) error { return os.Rename(from.path, to.path) }
 func linkName(from, to lockPath) error   { return os.Link(from.path, to.path) }
-
-// openLockDir accepts any directory NewLockDir's checks passed, and keeps
-// none open: Windows guards it with ACLs, not the mode bits os.Lstat
-// synthesizes, and lock files are opened by their whole path.
-func openLockDir(dir string) (*os.File, error) { return nil, nil }

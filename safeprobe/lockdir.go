@@ -25,10 +25,11 @@ type LockDir struct {
 const lockDirPrefix = 32
 
 // NewLockDir returns the lock directory dir, creating it (mode 0700) if
-// missing. It refuses a symlink, a non-directory, and on Unix a directory
+// missing. It refuses a symlink, a non-directory, on Unix a directory
 // another user owns (only this process's user and root are trusted) or
-// anyone may write to unless it has the sticky bit (like /tmp); the error
-// wraps ErrUnsafePath. On Unix the directory stays open, and lock files are
+// anyone may write to unless it has the sticky bit (like /tmp), and on
+// Windows a directory whose owner SID is not trusted (see the package
+// doc); the error wraps ErrUnsafePath. On Unix the directory stays open, and lock files are
 // opened, checked and removed relative to it, never following a symlink:
 // a directory or symlink put at its path later is not used. It is closed
 // once neither the LockDir nor a Lock taken through it is reachable.

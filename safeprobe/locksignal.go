@@ -41,8 +41,9 @@ func SignalOwner(path string, sig os.Signal) error {
 // AllowUnverified), names the caller (ErrSelf, unless AllowSelf), or names
 // a process that has exited or whose PID now belongs to another process (a
 // *ProcessError with State NotFound or Reused, matching os.ErrProcessDone).
-// AllowUnverified still requires the PID to name a running process: a
-// zombie or a Linux thread ID is refused.
+// AllowUnverified still requires a running process with exactly that PID:
+// a zombie, a Linux thread ID or, on Windows, an alias pid+1..pid+3 (which
+// os.FindProcess opens as process pid) is refused.
 // A record's PID is never 0 or negative: parseRecord refuses those.
 //
 // The process is opened (os.FindProcess: a pidfd on Linux, a process handle
@@ -89,8 +90,9 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		return fail(rec.PID, err)
 	}
 	defer p.Release()
-	// Unverified or not, the PID must name a running process: not a
-	// zombie, and not a thread ID, which kill(2) signals as its process.
+	// Verified or not, the record's PID must name a running process: not
+	// a zombie, not a thread ID, which kill(2) signals as its process, and
+	// not a Windows alias pid+1..pid+3; Probe refuses all three.
 	switch s, err := recordState(rec); s {
 	case Running:
 	case Unknown:

@@ -2,6 +2,7 @@ package safeprobe
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"unsafe"
@@ -13,18 +14,25 @@ import (
 // substitute it to reach what Wine does not produce: ERROR_ACCESS_DENIED on
 // a protected or another user's process, calls that fail, mandatory locks
 // (a read of a range another handle has locked fails with
-// ERROR_LOCK_VIOLATION) and a dead holder's lock released late.
+// ERROR_LOCK_VIOLATION), a dead holder's lock released late, and files
+// owned by another user.
 type windowsOS struct {
 	openProcess         func(access uint32, pid uint32) (windows.Handle, error)
 	waitForSingleObject func(h windows.Handle, milliseconds uint32) (event uint32, err error)
 	getProcessId        func(h windows.Handle) (uint32, error)
 	getExitCodeProcess  func(h windows.Handle) (uint32, error)
-	// getProcessTimes returns the creation time: the only time used.
-	getProcessTimes func(h windows.Handle) (windows.Filetime, error)
-	closeHandle     func(h windows.Handle) error
+	// getProcessTimes returns the creation and exit times; the exit time
+	// is zero while the process runs.
+	getProcessTimes func(h windows.Handle) (created, exited windows.Filetime, err error)
+	// processListed reports whether the system's process list (a
+	// Toolhelp snapshot) has a process with exactly this PID.
+	processListed func(pid uint32) (bool, error)
+	closeHandle   func(h windows.Handle) error
 
 	// The lock.
-	createFile   func(path string, access, share, disposition, flags uint32) (windows.Handle, error)
+	// createFile is CreateFile; sd, if not nil, is the security
+	// descriptor of a file it creates.
+	createFile   func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error)
 	fileInfo     func(h windows.Handle) (windows.ByHandleFileInformation, error)
 	fileType     func(h windows.Handle) (uint32, error)
 	lockFileEx   func(h windows.Handle, flags uint32, off uint64, n uint32) error
@@ -36,6 +44,8 @@ type windowsOS struct {
 	// markDeleted removes the file when h closes (at once with POSIX
 	// semantics where the file system has them).
 	markDeleted func(h windows.Handle) error
+	// fileOwner is the owner SID of h's file or directory.
+	fileOwner func(h windows.Handle) (*windows.SID, error)
 }
 
 var sys = windowsOS{
@@ -49,24 +59,30 @@ var sys = windowsOS{
 		err := windows.GetExitCodeProcess(h, &code)
 		return code, err
 	},
-	getProcessTimes: func(h windows.Handle) (windows.Filetime, error) {
-		var creation, exit, kernel, user windows.Filetime
-		err := windows.GetProcessTimes(h, &creation, &exit, &kernel, &user)
-		return creation, err
+	getProcessTimes: func(h windows.Handle) (created, exited windows.Filetime, err error) {
+		var kernel, user windows.Filetime
+		err = windows.GetProcessTimes(h, &created, &exited, &kernel, &user)
+		return created, exited, err
 	},
-	closeHandle: windows.CloseHandle,
+	processListed: processListed,
+	closeHandle:   windows.CloseHandle,
 
-	createFile: func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	createFile: func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
 		p, err := windows.UTF16PtrFromString(path)
 		if err != nil {
 			return windows.InvalidHandle, err
+		}
+		var sa *windows.SecurityAttributes
+		if sd != nil {
+			sa = &windows.SecurityAttributes{SecurityDescriptor: sd}
+			sa.Length = uint32(unsafe.Sizeof(*sa))
 		}
 		// A file whose removal is pending fails to open with access
 		// denied; only the NT status tells it from a real denial, and it
 		// must be read on the same thread.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		h, err := windows.CreateFile(p, access, share, nil, disposition, flags, 0)
+		h, err := windows.CreateFile(p, access, share, sa, disposition, flags, 0)
 		if errors.Is(err, windows.ERROR_ACCESS_DENIED) && lastNtStatus() == windows.STATUS_DELETE_PENDING {
 			err = windows.ERROR_DELETE_PENDING
 		}
@@ -116,6 +132,36 @@ var sys = windowsOS{
 		}
 		return err
 	},
+	fileOwner: func(h windows.Handle) (*windows.SID, error) {
+		sd, err := windows.GetSecurityInfo(h, windows.SE_FILE_OBJECT, windows.OWNER_SECURITY_INFORMATION)
+		if err != nil {
+			return nil, err
+		}
+		owner, _, err := sd.Owner()
+		if err == nil && owner == nil {
+			err = errors.New("no owner")
+		}
+		return owner, err
+	},
+}
+
+// processListed walks a Toolhelp snapshot of the system's processes.
+func processListed(pid uint32) (bool, error) {
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPPROCESS, 0)
+	if err != nil {
+		return false, fmt.Errorf("CreateToolhelp32Snapshot: %w", err)
+	}
+	defer windows.CloseHandle(snap)
+	e := windows.ProcessEntry32{Size: uint32(unsafe.Sizeof(windows.ProcessEntry32{}))}
+	for err = windows.Process32First(snap, &e); err == nil; err = windows.Process32Next(snap, &e) {
+		if e.ProcessID == pid {
+			return true, nil
+		}
+	}
+	if errors.Is(err, windows.ERROR_NO_MORE_FILES) {
+		return false, nil
+	}
+	return false, fmt.Errorf("Process32Next: %w", err)
 }
 
 var procRtlGetLastNtStatus = windows.NewLazySystemDLL("ntdll.dll").NewProc("RtlGetLastNtStatus")
