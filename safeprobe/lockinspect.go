@@ -40,6 +40,9 @@ const (
 	tornRetriesWriting = 9
 )
 
+// tornPause is the pause between reads, time.Sleep; tests count the calls.
+var tornPause = time.Sleep
+
 // Inspect reports who holds the lock at path, without taking it. The error
 // wraps fs.ErrNotExist when there is no lock file.
 //
@@ -116,7 +119,7 @@ func inspectOnce(p lockPath, check func(lockFile) error) (st Status, ok bool, er
 		if settled || i >= tornRetries && !writing || i >= tornRetriesWriting {
 			break
 		}
-		time.Sleep(pause)
+		tornPause(pause)
 		pause *= 2
 	}
 	pk, err := pathKey(p)
