@@ -634,6 +634,38 @@ func TestWindowsForeignTakeoverIgnored(t *testing.T) {
 	}
 }
 
+// TestWindowsTakeoverOwnerMustMatch: a takeover marker counts only if its
+// owner SID is the lock file's, as on Unix: a marker owned by another
+// trusted owner (SYSTEM or Administrators while the lock file is this
+// user's) is ignored. Owners injected as above.
+func TestWindowsTakeoverOwnerMustMatch(t *testing.T) {
+	requester := runningChild(t)
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	marker := fmt.Sprintf(`{"v":1,"pid":%d,"start":%d,"requested":"2000-01-01T00:00:00Z","expires":"2999-01-01T00:00:00Z"}`+"\n", requester.PID, requester.StartTime)
+	if err := os.WriteFile(path+takeoverSuffix, []byte(marker), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, who := l.TakeoverRequested(); !ok || who.PID != requester.PID {
+		t.Fatalf("marker owned as the lock file: TakeoverRequested = %v, %v; want the request seen", ok, who)
+	}
+	other := "S-1-5-18" // SYSTEM, unless that owns the lock file
+	if l.f.owner() == fileOwner(other) {
+		other = "S-1-5-32-544"
+	}
+	ownFiles(t, other)
+	if err := trustedOwner(fileOwner(other), "marker"); err != nil {
+		t.Fatalf("%s not trusted: %v", other, err)
+	}
+	if ok, who := l.TakeoverRequested(); ok {
+		t.Errorf("marker owned by %s, lock file by %s: TakeoverRequested = true, %v; want it ignored", other, l.f.owner(), who)
+	}
+}
+
 // TestWindowsTrustedOwners: files owned by BUILTIN\Administrators (an
 // elevated process's) or SYSTEM are trusted, as root's are on Unix; a
 // failing GetSecurityInfo is an error naming the call. Injected owners.
