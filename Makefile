@@ -70,7 +70,8 @@ FUZZ_TARGETS := \
 	./analyzer/internal/goos:FuzzOfFile \
 	./safeprobe:FuzzParseStat \
 	./safeprobe:FuzzParseRecord \
-	./safeprobe:FuzzParsePID
+	./safeprobe:FuzzParsePID \
+	./safeprobe:FuzzProcLocks
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

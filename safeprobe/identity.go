@@ -8,7 +8,11 @@ import (
 )
 
 // Identity names one process for ever: a PID alone is recycled by the OS,
-// but a PID with its start time and the boot it started in is not.
+// but a PID with its start time and the boot it started in is not. Where
+// the start time is too coarse to tell two processes apart (Linux counts
+// it in clock ticks of 10 ms), the kernel's own serial number of the
+// process and its PID namespace say more; see doc.go for what each OS
+// records.
 type Identity struct {
 	PID int `json:"pid"`
 	// StartTime is when the process started, in the OS's own unit: clock
@@ -23,6 +27,17 @@ type Identity struct {
 	// on FreeBSD, which has no boot ID (kern.boottime moves when the clock
 	// is set).
 	BootID string `json:"boot,omitempty"`
+	// Serial is a number the kernel gives the process and no other
+	// process of the same boot: the inode of a pidfd on pidfs on Linux
+	// 6.9 and later. Zero where the OS has none, where pidfds are not on
+	// pidfs (older kernels), and in identities recorded before it was.
+	Serial uint64 `json:"serial,omitempty"`
+	// PIDNamespace is the inode of the PID namespace the process is in
+	// (/proc/<pid>/ns/pid on Linux): the same PID and start time in two
+	// containers name two processes. Zero where the OS has none, where it
+	// may not be read (another user's process, for an unprivileged
+	// caller), and in identities recorded before it was.
+	PIDNamespace uint64 `json:"pidns,omitempty"`
 }
 
 // Self returns the identity of the calling process.
@@ -50,16 +65,32 @@ func Lookup(pid int) (Identity, error) {
 	return lookup(pid)
 }
 
-// Same reports whether id and other name the same process.
+// Same reports whether id and other name the same process: the PID, start
+// time and boot must be equal, and Serial and PIDNamespace too where both
+// have them (zero is "not recorded", so identities recorded before those
+// fields existed still match).
 func (id Identity) Same(other Identity) bool {
-	return id == other
+	return id.PID == other.PID && id.StartTime == other.StartTime && id.BootID == other.BootID &&
+		sameIfBoth(id.Serial, other.Serial) && sameIfBoth(id.PIDNamespace, other.PIDNamespace)
+}
+
+// sameIfBoth compares two optional numbers, zero meaning unknown.
+func sameIfBoth(a, b uint64) bool {
+	return a == 0 || b == 0 || a == b
 }
 
 func (id Identity) String() string {
-	if id.BootID == "" {
-		return fmt.Sprintf("pid %d (start %d)", id.PID, id.StartTime)
+	s := fmt.Sprintf("pid %d (start %d", id.PID, id.StartTime)
+	if id.BootID != "" {
+		s += ", boot " + id.BootID
 	}
-	return fmt.Sprintf("pid %d (start %d, boot %s)", id.PID, id.StartTime, id.BootID)
+	if id.Serial != 0 {
+		s += fmt.Sprintf(", serial %d", id.Serial)
+	}
+	if id.PIDNamespace != 0 {
+		s += fmt.Sprintf(", pidns %d", id.PIDNamespace)
+	}
+	return s + ")"
 }
 
 // Probe reports the state of the process id names: Reused when its PID now
@@ -69,7 +100,7 @@ func (id Identity) Probe() (State, error) {
 	if err := ValidatePID(id.PID); err != nil {
 		return Unknown, err
 	}
-	cur, s, err := lookupState(id.PID)
+	cur, s, err := lookupAgainst(id)
 	switch {
 	case errors.Is(err, os.ErrProcessDone):
 		return NotFound, nil
@@ -80,6 +111,35 @@ func (id Identity) Probe() (State, error) {
 	}
 	return s, nil
 }
+
+// probeThenLookup is lookupState where the OS answers the state and the
+// identity in two questions (all but Linux), the state first: should the
+// process exit and its PID be taken in between, the identity read second
+// is the newcomer's, so the answer is Reused rather than the old process
+// Running.
+func probeThenLookup(pid int) (Identity, State, error) {
+	s, err := probe(pid)
+	switch {
+	case err != nil:
+		return Identity{}, s, err
+	case s == NotFound:
+		return Identity{}, NotFound, processDone(pid)
+	}
+	id, err := lookup(pid)
+	if err != nil {
+		return Identity{}, Unknown, err
+	}
+	return id, s, nil
+}
+
+// Each identity_<os>.go defines the same two functions:
+//
+//	lookup(pid) (Identity, error)                // the identity alone
+//	lookupState(pid) (Identity, State, error)    // with the state, consistent
+//
+// and lookupAgainst(want) (Identity, State, error), lookupState of want.PID
+// reading only what tells the process from want (identity_other_os.go
+// where that is all of it).
 
 // processDone is the error of lookup for a PID that no process has.
 func processDone(pid int) error {

@@ -26,10 +26,12 @@ func lookup(pid int) (Identity, error) {
 	case !same:
 		return Identity{}, processDone(pid)
 	}
-	created, err := sys.getProcessTimes(h)
+	created, _, err := sys.getProcessTimes(h)
 	if err != nil {
 		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: GetProcessTimes: %w", pid, err)
 	}
 	start := uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime)
 	return Identity{PID: pid, StartTime: start}, nil
 }
+
+func lookupState(pid int) (Identity, State, error) { return probeThenLookup(pid) }

@@ -23,5 +23,6 @@ func readKinfo(pid int) (kinfo, error) {
 	return kinfo{
 		zombie: k.Proc.P_stat == darwinSZOMB,
 		start:  timevalMicros(int64(st.Sec), int64(st.Usec)),
+		uid:    k.Eproc.Ucred.Uid,
 	}, nil
 }

@@ -15,6 +15,7 @@ const (
 	kinfoPidOff    = 72  // ki_pid, int32
 	kinfoStartOff  = 336 // ki_start, struct timeval {int64 sec; int64 usec}
 	kinfoStatOff   = 388 // ki_stat, char
+	kinfoUIDOff    = 168 // ki_uid, uint32: the effective user ID
 	freebsdSZOMB   = 5
 	kinfoStructOff = 0 // ki_structsize, int32
 )
@@ -41,5 +42,6 @@ func decodeKinfo(pid int, b []byte) (kinfo, error) {
 	return kinfo{
 		zombie: b[kinfoStatOff] == freebsdSZOMB,
 		start:  timevalMicros(int64(ne.Uint64(b[kinfoStartOff:])), int64(ne.Uint64(b[kinfoStartOff+8:]))),
+		uid:    ne.Uint32(b[kinfoUIDOff:]),
 	}, nil
 }

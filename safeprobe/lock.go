@@ -1,12 +1,10 @@
 package safeprobe
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -56,8 +54,10 @@ func (e *LockError) Unwrap() error { return e.Err }
 // defaults.
 type LockOptions struct {
 	// Mode is the permission of a lock file TryAcquire creates (before the
-	// umask); 0600 if zero. Unix only: on Windows the file inherits its
-	// directory's ACL.
+	// umask); 0600 if zero. On Windows the file gets a DACL of its own
+	// rather than its directory's inherited one: full control for its
+	// creator's user, SYSTEM and Administrators, and read for Everyone if
+	// Mode has the others' read bit (0o004).
 	Mode os.FileMode
 	// NoSync skips the fsync after the owner record is written. The lock
 	// itself does not need it; without it a power loss can leave an empty
@@ -69,7 +69,9 @@ type LockOptions struct {
 	// MinBackoff and MaxBackoff bound Acquire's waits between attempts:
 	// the wait starts at MinBackoff (1 ms if zero) and doubles up to
 	// MaxBackoff (100 ms if zero); each is jittered to between half and
-	// all of it, so waiters do not retry in step.
+	// all of it, so waiters do not retry in step. MinBackoff is at least
+	// 100 µs and MaxBackoff at least 1 ms, so that a tiny value does not
+	// spin a core.
 	MinBackoff, MaxBackoff time.Duration
 }
 
@@ -92,20 +94,26 @@ func (o *LockOptions) withDefaults() LockOptions {
 	if r.Program == "" {
 		r.Program = programName()
 	}
-	if r.MinBackoff <= 0 {
+	switch {
+	case r.MinBackoff <= 0:
 		r.MinBackoff = time.Millisecond
+	case r.MinBackoff < minBackoff:
+		r.MinBackoff = minBackoff
 	}
-	if r.MaxBackoff <= 0 {
+	switch {
+	case r.MaxBackoff <= 0:
 		r.MaxBackoff = 100 * time.Millisecond
+	case r.MaxBackoff < maxBackoffFloor:
+		r.MaxBackoff = maxBackoffFloor
 	}
-	if r.MaxBackoff < r.MinBackoff {
-		r.MaxBackoff = r.MinBackoff
-	}
+	r.MaxBackoff = max(r.MaxBackoff, r.MinBackoff)
 	return r
 }
 
-// lockFile is an open lock file as each OS layer (lock_unix.go,
-// lock_windows.go) provides it.
+// lockFile is an open lock file as each lock_<os>.go provides it. Each also
+// defines fileKey (what names a file), staleReleaseWait, openLockFileAt,
+// pathKey, removeLockFile, openLockDir and dirLinked (lockowner_windows.go
+// holds Windows' owner checks).
 type lockFile interface {
 	io.ReaderAt
 	io.WriterAt
@@ -115,23 +123,58 @@ type lockFile interface {
 	// tryLock takes the exclusive lock without waiting; errWouldBlock
 	// means another open file holds a lock on it.
 	tryLock() error
-	// probeHeld reports whether another open file holds the exclusive
-	// lock, by taking a shared lock without waiting and dropping it at once.
+	// probeHeld reports whether an open file holds the exclusive lock:
+	// from the OS's table of lock holders where it has one, otherwise by
+	// taking a shared lock without waiting and dropping it at once.
 	probeHeld() (bool, error)
 	unlock() error
 	// key names the open file (device and inode, or volume and file ID).
 	key() fileKey
+	// owner is the file's owner, as read when it was opened. Each
+	// lock_<os>.go defines fileOwner and what is asked of it:
+	// trustedOwner(o, what) refuses (with ErrUnsafePath) an owner other
+	// than this process's user or the administrator, whose files may say
+	// what another user wrote; ownerRuns(pid, o) refuses a process that
+	// does not run as o, and so could not have opened the lock file to
+	// take the lock and write the record.
+	owner() fileOwner
+}
+
+// lockPath names a lock file: by its path alone, or, in a LockDir, by its
+// name in the directory held open since NewLockDir checked it, so that a
+// directory swapped in at the path later is never used.
+type lockPath struct {
+	path string   // the whole path: for errors, and the file where dir is nil
+	dir  *os.File // the LockDir's directory, or nil
+	name string   // the file's name in dir
+}
+
+func pathOf(path string) lockPath { return lockPath{path: path} }
+
+// withSuffix names the file beside p whose name is p's plus suffix.
+func (p lockPath) withSuffix(suffix string) lockPath {
+	return lockPath{path: p.path + suffix, dir: p.dir, name: p.name + suffix}
+}
+
+// openLockFile is openLockFileAt of a path alone.
+func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
+	return openLockFileAt(pathOf(path), write, mode)
 }
 
 const (
 	// maxReopen bounds how often TryAcquire starts over because the file
 	// it locked is no longer the one at the path.
 	maxReopen = 100
-	// Inspect's probe (probeHeld) holds a shared lock for a moment. Rather
-	// than report a lock that only a probe held, tryLock tries again after
-	// each of these pauses before TryAcquire reports ErrLocked.
+	// Where the OS lists no lock holders, Inspect's probe (probeHeld)
+	// holds a shared lock for a moment. Rather than report a lock that
+	// only a probe held, tryLock tries again after each of these pauses
+	// before TryAcquire reports ErrLocked.
 	probeGrace1 = 200 * time.Microsecond
 	probeGrace2 = 2 * time.Millisecond
+	// minBackoff and maxBackoffFloor are the least MinBackoff and
+	// MaxBackoff: Acquire waits at least this long between attempts.
+	minBackoff      = 100 * time.Microsecond
+	maxBackoffFloor = time.Millisecond
 )
 
 // Lock is a held PID-file lock. The kernel's lock on an open file is the
@@ -168,7 +211,7 @@ const (
 // A Lock stays held until Release or the end of the process, even if it is
 // no longer referenced. Its methods are safe for concurrent use.
 type Lock struct {
-	path  string
+	loc   lockPath
 	owner Record
 
 	mu sync.Mutex
@@ -191,7 +234,7 @@ func heldHere(k fileKey) bool {
 }
 
 // Path returns the path the lock was acquired at.
-func (l *Lock) Path() string { return l.path }
+func (l *Lock) Path() string { return l.loc.path }
 
 // Owner returns the owner record the lock's holder wrote.
 func (l *Lock) Owner() Record { return l.owner }
@@ -204,14 +247,14 @@ func (l *Lock) Check() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
-		return &LockError{Op: "check", Path: l.path, Err: ErrNotHeld}
+		return &LockError{Op: "check", Path: l.loc.path, Err: ErrNotHeld}
 	}
-	pk, err := pathKey(l.path)
+	pk, err := pathKey(l.loc)
 	if err != nil {
-		return &LockError{Op: "check", Path: l.path, Err: fmt.Errorf("%w: %w", ErrNotHeld, err)}
+		return &LockError{Op: "check", Path: l.loc.path, Err: fmt.Errorf("%w: %w", ErrNotHeld, err)}
 	}
 	if pk != l.f.key() {
-		return &LockError{Op: "check", Path: l.path, Err: fmt.Errorf("%w: the path names another file now", ErrNotHeld)}
+		return &LockError{Op: "check", Path: l.loc.path, Err: fmt.Errorf("%w: the path names another file now", ErrNotHeld)}
 	}
 	return nil
 }
@@ -227,19 +270,25 @@ var testHookOpened func(lockFile) lockFile
 // earlier boot) or a corrupt record does not stop it: only the kernel lock
 // decides. On Windows, where a dead process's locks are released some time
 // after it exits, TryAcquire keeps trying for up to staleReleaseWait (2 s)
-// when the lock is held but its record names a process that is gone.
+// when the lock is held but its record names a process that is gone; that
+// wait is spent once per file and record in a process: later calls that
+// find the lock still held under the same record report ErrLocked at once.
 func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
+	return tryAcquire(pathOf(path), opts)
+}
+
+func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
+	path := p.path
 	o := opts.withDefaults()
 	fail := func(pid int, err error) (*Lock, error) {
 		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
 	}
-	var staleDeadline time.Time
 	var lastErr error
 	// Only starting over on a changed file counts against maxReopen; the
-	// wait for a dead holder's lock is bounded by staleDeadline.
+	// wait for a dead holder's lock is bounded by staleWaitEnd.
 	for reopens := 0; reopens < maxReopen; {
-		f, err := openLockFile(path, true, o.Mode)
-		if errors.Is(err, fs.ErrNotExist) && dirExists(path) {
+		f, err := openLockFileAt(p, true, o.Mode)
+		if errors.Is(err, fs.ErrNotExist) && dirExists(p) {
 			// open(O_CREAT) raced a holder's unlink: try again.
 			lastErr = err
 			reopens++
@@ -262,10 +311,7 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			if staleReleaseWait > 0 && perr == nil && holderGone(rec) {
 				// The holder is gone but its lock not yet released.
-				if staleDeadline.IsZero() {
-					staleDeadline = time.Now().Add(staleReleaseWait)
-				}
-				if time.Now().Before(staleDeadline) {
+				if time.Now().Before(staleWaitEnd(k, rec)) {
 					time.Sleep(10 * time.Millisecond)
 					continue
 				}
@@ -276,7 +322,7 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			return fail(0, err)
 		}
-		if pk, err := pathKey(path); err != nil || pk != k {
+		if pk, err := pathKey(p); err != nil || pk != k {
 			// Replaced or unlinked since we opened it: closing drops the
 			// lock on a file no one will look for.
 			f.Close()
@@ -296,14 +342,14 @@ func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			return fail(0, fmt.Errorf("writing owner record: %w", err))
 		}
-		l := &Lock{path: path, owner: rec, f: f}
+		l := &Lock{loc: p, owner: rec, f: f}
 		held.Lock()
 		if held.locks == nil {
 			held.locks = make(map[fileKey]*Lock)
 		}
 		held.locks[k] = l
 		held.Unlock()
-		removeOwnTakeover(path)
+		removeOwnTakeover(p, f)
 		return l, nil
 	}
 	return fail(0, fmt.Errorf("the file at the path kept changing while being locked (last: %v)", lastErr))
@@ -325,10 +371,58 @@ func lockWithGrace(f lockFile) (contended bool, err error) {
 	return contended, err
 }
 
-// dirExists reports whether the directory of path exists.
-func dirExists(path string) bool {
-	fi, err := os.Stat(filepath.Dir(path))
+// dirExists reports whether the directory of p exists.
+func dirExists(p lockPath) bool {
+	if p.dir != nil {
+		return dirLinked(p.dir)
+	}
+	fi, err := os.Stat(filepath.Dir(p.path))
 	return err == nil && fi.IsDir()
+}
+
+// staleWaits remembers, per lock file and record, when TryAcquire first
+// found the lock held under a record whose holder is gone, so that the wait
+// for Windows to release a dead holder's lock is spent once: a lock still
+// held staleReleaseWait later is held by someone else, and every later
+// call reports it at once rather than stalling again. An entry not met for
+// staleForget is dropped.
+var staleWaits struct {
+	sync.Mutex
+	seen map[staleKey]staleSeen
+}
+
+type staleKey struct {
+	file  fileKey
+	pid   int
+	start uint64
+}
+
+type staleSeen struct{ first, last time.Time }
+
+const staleForget = time.Minute
+
+// staleWaitEnd is when TryAcquire stops waiting for the lock on the file k
+// names, held under rec, whose holder is gone.
+func staleWaitEnd(k fileKey, rec Record) time.Time {
+	now := time.Now()
+	staleWaits.Lock()
+	defer staleWaits.Unlock()
+	for key, seen := range staleWaits.seen {
+		if now.Sub(seen.last) > staleForget {
+			delete(staleWaits.seen, key)
+		}
+	}
+	if staleWaits.seen == nil {
+		staleWaits.seen = make(map[staleKey]staleSeen)
+	}
+	key := staleKey{file: k, pid: rec.PID, start: rec.Identity.StartTime}
+	seen, ok := staleWaits.seen[key]
+	if !ok {
+		seen.first = now
+	}
+	seen.last = now
+	staleWaits.seen[key] = seen
+	return seen.first.Add(staleReleaseWait)
 }
 
 // holderGone reports whether the process a record names has certainly
@@ -336,101 +430,6 @@ func dirExists(path string) bool {
 func holderGone(r Record) bool {
 	s, _ := recordState(r)
 	return s == NotFound || s == Reused
-}
-
-// recordState is what the OS says of the process a record names:
-// Identity.Probe when the record has an identity, Probe of the PID
-// otherwise.
-func recordState(r Record) (State, error) {
-	if r.HasIdentity {
-		return r.Identity.Probe()
-	}
-	return Probe(r.PID)
-}
-
-func newRecord(program string) Record {
-	r := Record{
-		PID:      os.Getpid(),
-		Version:  recordVersion,
-		Program:  program,
-		Acquired: time.Now().UTC(),
-	}
-	r.Host, _ = os.Hostname()
-	if id, err := Self(); err == nil {
-		r.Identity, r.HasIdentity = id, true
-	}
-	return r
-}
-
-// writeRecord replaces the content of a locked file with b.
-func writeRecord(f lockFile, b []byte, sync bool) error {
-	if err := f.Truncate(0); err != nil {
-		return err
-	}
-	if _, err := f.WriteAt(b, 0); err != nil {
-		return err
-	}
-	if sync {
-		return f.Sync()
-	}
-	return nil
-}
-
-// readRecordBytes reads up to maxRecordSize+1 bytes of a lock file, so
-// parseRecord can tell a file too large to be a record. A read error
-// yields what was read, which parseRecord judges.
-func readRecordBytes(f io.ReaderAt) []byte {
-	b := make([]byte, maxRecordSize+1)
-	n, _ := f.ReadAt(b, 0)
-	return b[:n]
-}
-
-// Acquire takes the lock at path, waiting until it is free or ctx ends. It
-// retries TryAcquire with a jittered exponential backoff (see
-// LockOptions); errors other than ErrLocked end it at once. When ctx ends
-// first, the error wraps both ctx's error and ErrLocked.
-func Acquire(ctx context.Context, path string, opts *LockOptions) (*Lock, error) {
-	o := opts.withDefaults()
-	wait := o.MinBackoff
-	var timer *time.Timer
-	var locked error // TryAcquire's last ErrLocked
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, waitEnded(path, err, locked)
-		}
-		l, err := TryAcquire(path, &o)
-		if err == nil || !errors.Is(err, ErrLocked) {
-			return l, err
-		}
-		locked = err
-		d := wait/2 + rand.N(wait/2+1)
-		if timer == nil {
-			timer = time.NewTimer(d)
-			defer timer.Stop()
-		} else {
-			timer.Reset(d)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, waitEnded(path, ctx.Err(), locked)
-		case <-timer.C:
-		}
-		wait = min(2*wait, o.MaxBackoff)
-	}
-}
-
-// waitEnded is Acquire's error when ctx ends: it wraps ctx's error and,
-// if the lock was found held, ErrLocked with the holder's PID.
-func waitEnded(path string, ctxErr, locked error) error {
-	if locked == nil {
-		return &LockError{Op: "acquire", Path: path, Err: ctxErr}
-	}
-	pid := 0
-	if le := (*LockError)(nil); errors.As(locked, &le) {
-		pid = le.PID
-	}
-	return &LockError{Op: "acquire", Path: path, PID: pid,
-		Err: fmt.Errorf("%w while waiting: %w", ctxErr, ErrLocked)}
 }
 
 // Release removes the lock file if the path still names the locked file,
@@ -445,14 +444,14 @@ func (l *Lock) Release() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
-		return &LockError{Op: "release", Path: l.path, Err: ErrNotHeld}
+		return &LockError{Op: "release", Path: l.loc.path, Err: ErrNotHeld}
 	}
 	f := l.f
 	l.f = nil
 	k := f.key()
 	var errs []error
-	if pk, err := pathKey(l.path); err == nil && pk == k {
-		if err := removeLockFile(f, l.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if pk, err := pathKey(l.loc); err == nil && pk == k {
+		if err := removeLockFile(f, l.loc); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("removing: %w", err))
 		}
 	}
@@ -470,97 +469,7 @@ func (l *Lock) Release() error {
 		errs = append(errs, fmt.Errorf("closing: %w", err))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return &LockError{Op: "release", Path: l.path, Err: err}
+		return &LockError{Op: "release", Path: l.loc.path, Err: err}
 	}
 	return nil
-}
-
-// Status is what Inspect finds at a lock path.
-type Status struct {
-	Path string
-	// Held reports whether some open file (possibly in this process)
-	// holds the kernel lock.
-	Held bool
-	// Stale reports that the file exists but no one holds the lock: its
-	// record names a holder that released without removing it, or died.
-	Stale bool
-	// Record is the owner record; zero when Corrupt.
-	Record Record
-	// Corrupt reports that the file's content is not an owner record;
-	// Reason says why.
-	Corrupt bool
-	Reason  string
-	// State is what the OS says of the process Record names:
-	// Identity.Probe when the record has an identity (Reused for a PID
-	// now owned by another process, or by any process of a later boot),
-	// Probe of the PID for a bare PID file, Unknown when Corrupt.
-	State State
-}
-
-// tornRetries bounds how often Inspect reads a record again while the
-// lock is held; the pauses double from 1 ms (31 ms in all).
-const tornRetries = 5
-
-// Inspect reports who holds the lock at path, without taking it. The error
-// wraps fs.ErrNotExist when there is no lock file.
-//
-// Whether the lock is held is asked by taking a shared lock on a separate
-// open file without waiting, and dropping it at once: the kernel's own
-// answer, unlike F_GETLK, which on Linux does not see flock locks. For that
-// moment a TryAcquire elsewhere would fail; TryAcquire tries again after a
-// short pause before it reports ErrLocked, so a probe does not make it fail.
-//
-// Torn reads: a new holder truncates the file and then writes its record,
-// so a reader may see an empty file, a partial record, or its predecessor's
-// record. The rule: while the lock is held, a record that is empty, lacks
-// its final newline, does not parse, or names a process that is not running
-// is read again, up to tornRetries times over about 30 ms, and the last
-// reading is reported. A free lock's record is reported as read.
-func Inspect(path string) (Status, error) {
-	for range maxReopen {
-		st, ok, err := inspectOnce(path)
-		if err != nil {
-			return Status{Path: path}, &LockError{Op: "inspect", Path: path, Err: err}
-		}
-		if ok {
-			return st, nil
-		}
-	}
-	return Status{Path: path}, &LockError{Op: "inspect", Path: path,
-		Err: errors.New("the file at the path kept changing while being inspected")}
-}
-
-// inspectOnce inspects the file at path; ok is false if the file was
-// replaced or removed meanwhile.
-func inspectOnce(path string) (st Status, ok bool, err error) {
-	f, err := openLockFile(path, false, 0)
-	if err != nil {
-		return st, false, err
-	}
-	defer f.Close()
-	pause := time.Millisecond
-	for i := 0; ; i++ {
-		st = Status{Path: path}
-		st.Held, err = f.probeHeld()
-		if err != nil {
-			return st, false, err
-		}
-		st.Stale = !st.Held
-		b := readRecordBytes(f)
-		rec, perr := parseRecord(b)
-		if perr != nil {
-			st.Corrupt, st.Reason = true, corruptReason(perr)
-		} else {
-			st.Record = rec
-			st.State, _ = recordState(rec)
-		}
-		settled := !st.Held || (perr == nil && b[len(b)-1] == '\n' && st.State == Running)
-		if settled || i == tornRetries {
-			break
-		}
-		time.Sleep(pause)
-		pause *= 2
-	}
-	pk, err := pathKey(path)
-	return st, err == nil && pk == f.key(), nil
 }

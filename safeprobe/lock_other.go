@@ -4,7 +4,6 @@ package safeprobe
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 )
 
@@ -13,18 +12,29 @@ import (
 
 type fileKey struct{}
 
+type fileOwner struct{}
+
+func trustedOwner(fileOwner, string) error { return errNoLocks }
+func ownerRuns(int, fileOwner) error       { return errNoLocks }
+
 const staleReleaseWait = 0
 
-func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
-	return nil, fmt.Errorf("file locks: %w", ErrUnsupported)
+func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
+	return nil, errNoLocks
 }
 
-func pathKey(path string) (fileKey, error) {
-	return fileKey{}, fmt.Errorf("file locks: %w", ErrUnsupported)
+func pathKey(p lockPath) (fileKey, error) {
+	return fileKey{}, errNoLocks
 }
 
-func removeLockFile(f lockFile, path string) error {
-	return fmt.Errorf("file locks: %w", ErrUnsupported)
-}
+func removeLockFile(f lockFile, p lockPath) error { return errNoLocks }
 
-func checkLockDir(fi fs.FileInfo) error { return nil }
+func removeName(p lockPath) error        { return errNoLocks }
+func renameName(from, to lockPath) error { return errNoLocks }
+func linkName(from, to lockPath) error   { return errNoLocks }
+
+func openLockDir(dir string) (*os.File, error) { return nil, nil }
+
+func dirLinked(*os.File) bool { return true }
+
+var errNoLocks = fmt.Errorf("file locks: %w", ErrUnsupported)

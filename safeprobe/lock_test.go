@@ -150,7 +150,13 @@ type lockChild struct {
 // ends, its stdin is closed and it is killed if still running, and reaped.
 func startLockChild(t *testing.T, mode string, env ...string) *lockChild {
 	t.Helper()
-	cmd := childCommand(t, mode, env...)
+	return startChildCommand(t, childCommand(t, mode, env...))
+}
+
+// startChildCommand is startLockChild for a command built by the caller (a
+// child command run through a wrapper such as unshare).
+func startChildCommand(t *testing.T, cmd *exec.Cmd) *lockChild {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -554,7 +560,13 @@ func TestInspectTornRead(t *testing.T) {
 	}
 
 	// A record that stays empty while held is reported as corrupt after
-	// the retries; an empty file nobody holds at once.
+	// the retries; an empty file nobody holds at once, with no pause. The
+	// pauses are counted, not timed: on a loaded machine one read may take
+	// longer than all the pauses, and a count tells "at once" apart from
+	// "after retries" whatever the load.
+	var pauses atomic.Int64
+	tornPause = func(d time.Duration) { pauses.Add(1); time.Sleep(d) }
+	defer func() { tornPause = time.Sleep }()
 	path2 := filepath.Join(lockTestDir(t), "d.pid")
 	holdRaw(t, path2, "")
 	start := time.Now()
@@ -562,15 +574,18 @@ func TestInspectTornRead(t *testing.T) {
 	if err != nil || !st.Held || !st.Corrupt || st.Reason != "empty" {
 		t.Errorf("Inspect of a held empty file = %+v, %v", st, err)
 	}
+	if n := pauses.Load(); n != tornRetriesWriting {
+		t.Errorf("Inspect of a held empty file paused %d times; want the %d retries of a record being written", n, tornRetriesWriting)
+	}
 	if d := time.Since(start); d < 20*time.Millisecond || d > 5*time.Second {
-		t.Errorf("Inspect of a held empty file took %v; want the retries (~31 ms)", d)
+		t.Errorf("Inspect of a held empty file took %v; want the retries (~0.5 s)", d)
 	}
 	path3 := filepath.Join(lockTestDir(t), "d.pid")
 	os.WriteFile(path3, nil, 0o600)
-	start = time.Now()
+	pauses.Store(0)
 	st, err = Inspect(path3)
-	if err != nil || st.Held || !st.Corrupt || time.Since(start) > 20*time.Millisecond {
-		t.Errorf("Inspect of a free empty file = %+v, %v after %v; want corrupt at once", st, err, time.Since(start))
+	if err != nil || st.Held || !st.Corrupt || pauses.Load() != 0 {
+		t.Errorf("Inspect of a free empty file = %+v, %v after %d pauses; want corrupt at once", st, err, pauses.Load())
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,19 +26,51 @@ const staleReleaseWait = 0
 
 type unixLockFile struct {
 	*os.File
-	fd int
-	k  fileKey
+	fd  int
+	k   fileKey
+	uid fileOwner
 }
 
-// openLockFile opens the lock file at path: for writing (creating it with
-// mode if missing) when write is set, read-only otherwise. It refuses,
-// before opening and again on the open file, anything but a regular file
-// with one link, and for writing a file another user owns. O_NOFOLLOW
-// refuses a symlink, O_NONBLOCK keeps a FIFO swapped in after the check
-// from blocking the open, O_CLOEXEC keeps the lock out of children.
-func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
+// fileOwner is a file's owner: its user ID.
+type fileOwner uint32
+
+// at runs fn with the directory descriptor and name that p is reached by:
+// the current directory and the whole path, or a LockDir's directory and
+// the name in it.
+func (p lockPath) at(fn func(dirfd int, name string) error) error {
+	dirfd := unix.AT_FDCWD
+	if p.dir != nil {
+		defer runtime.KeepAlive(p.dir) // its finalizer must not close the descriptor in use
+		dirfd = int(p.dir.Fd())
+	}
+	return ignoringEINTR(func() error { return fn(dirfd, p.rel()) })
+}
+
+// rel is the name p is reached by from the directory at passes.
+func (p lockPath) rel() string {
+	if p.dir == nil {
+		return p.path
+	}
+	return p.name
+}
+
+// lstat is lstat(2) of p.
+func (p lockPath) lstat(st *unix.Stat_t) error {
+	return p.at(func(dirfd int, name string) error {
+		return unix.Fstatat(dirfd, name, st, unix.AT_SYMLINK_NOFOLLOW)
+	})
+}
+
+// openLockFileAt opens the lock file p: for writing (creating it with mode
+// if missing) when write is set, read-only otherwise. It refuses, before
+// opening and again on the open file, anything but a regular file with one
+// link, and for writing a file another user owns. O_NOFOLLOW refuses a
+// symlink, O_NONBLOCK keeps a FIFO swapped in after the check from
+// blocking the open, O_CLOEXEC keeps the lock out of children.
+func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
+	path := p.path
 	var st unix.Stat_t
-	err := ignoringEINTR(func() error { return unix.Lstat(path, &st) })
+	err := p.lstat(&st)
 	switch {
 	case err == nil:
 		if err := checkLockStat(&st, write); err != nil {
@@ -55,16 +88,25 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 		flags |= unix.O_RDONLY
 	}
 	var fd int
-	err = ignoringEINTR(func() (err error) {
-		fd, err = unix.Open(path, flags, uint32(mode.Perm()))
+	err = p.at(func(dirfd int, name string) (err error) {
+		fd, err = unix.Openat(dirfd, name, flags, uint32(mode.Perm()))
 		return err
 	})
 	if err != nil {
 		perr := &fs.PathError{Op: "open", Path: path, Err: err}
-		// A symlink put in place after the check: ELOOP on Linux and
-		// macOS, EMLINK on FreeBSD, EFTYPE on NetBSD.
-		if !errors.Is(err, unix.ENOENT) && unix.Lstat(path, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-			return nil, fmt.Errorf("%w: a symbolic link: %w", ErrUnsafePath, perr)
+		// Something put in place after the check: a directory (EISDIR),
+		// a socket (ENXIO), a symlink (ELOOP on Linux and macOS, EMLINK
+		// on FreeBSD, EFTYPE on NetBSD: told from their other meanings by
+		// looking again).
+		switch {
+		case errors.Is(err, unix.EISDIR):
+			return nil, fmt.Errorf("%w: a directory: %w", ErrUnsafePath, perr)
+		case errors.Is(err, unix.ENXIO):
+			return nil, fmt.Errorf("%w: not a regular file: %w", ErrUnsafePath, perr)
+		case !errors.Is(err, unix.ENOENT) && p.lstat(&st) == nil:
+			if err := checkLockStat(&st, false); err != nil {
+				return nil, fmt.Errorf("%w: %w", err, perr)
+			}
 		}
 		return nil, perr
 	}
@@ -84,6 +126,7 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 		File: os.NewFile(uintptr(fd), path),
 		fd:   fd,
 		k:    fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino)},
+		uid:  fileOwner(st.Uid),
 	}, nil
 }
 
@@ -116,11 +159,36 @@ func checkLockStat(st *unix.Stat_t, write bool) error {
 
 func (f *unixLockFile) key() fileKey { return f.k }
 
+func (f *unixLockFile) owner() fileOwner { return f.uid }
+
+// trustedOwner refuses an owner other than this process's user or root.
+func trustedOwner(uid fileOwner, what string) error {
+	if euid := os.Geteuid(); int(uid) != euid && uid != 0 {
+		return fmt.Errorf("%w: %s owned by uid %d, neither this process's uid %d nor root", ErrUnsafePath, what, uid, euid)
+	}
+	return nil
+}
+
+// ownerRuns refuses a process whose effective user ID is not uid.
+func ownerRuns(pid int, uid fileOwner) error {
+	got, err := processUID(pid)
+	if err != nil {
+		return fmt.Errorf("owner of process %d: %w", pid, err)
+	}
+	if fileOwner(got) != uid {
+		return fmt.Errorf("%w: process %d runs as uid %d, but the lock file is uid %d's: it cannot have written the record", ErrUnsafePath, pid, got, uid)
+	}
+	return nil
+}
+
 func (f *unixLockFile) tryLock() error {
 	return f.flock(unix.LOCK_EX | unix.LOCK_NB)
 }
 
 func (f *unixLockFile) probeHeld() (bool, error) {
+	if held, known := lockTableHeld(f.fd); known {
+		return held, nil
+	}
 	switch err := f.flock(unix.LOCK_SH | unix.LOCK_NB); {
 	case errors.Is(err, errWouldBlock):
 		return true, nil
@@ -143,31 +211,87 @@ func (f *unixLockFile) flock(how int) error {
 	return &fs.PathError{Op: "flock", Path: f.Name(), Err: err}
 }
 
-// pathKey names the file at path, not following a symlink.
-func pathKey(path string) (fileKey, error) {
+// pathKey names the file p names, not following a symlink.
+func pathKey(p lockPath) (fileKey, error) {
 	var st unix.Stat_t
-	if err := ignoringEINTR(func() error { return unix.Lstat(path, &st) }); err != nil {
-		return fileKey{}, &fs.PathError{Op: "lstat", Path: path, Err: err}
+	if err := p.lstat(&st); err != nil {
+		return fileKey{}, &fs.PathError{Op: "lstat", Path: p.path, Err: err}
 	}
 	return fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
 }
 
-// removeLockFile unlinks path; the caller holds the lock on f and has
-// checked that path names f.
-func removeLockFile(f lockFile, path string) error {
-	if err := ignoringEINTR(func() error { return unix.Unlink(path) }); err != nil {
-		return &fs.PathError{Op: "unlink", Path: path, Err: err}
+// removeLockFile unlinks p; the caller holds the lock on f and has checked
+// that p names f.
+func removeLockFile(f lockFile, p lockPath) error { return removeName(p) }
+
+// removeName unlinks p.
+func removeName(p lockPath) error {
+	if err := p.at(func(dirfd int, name string) error { return unix.Unlinkat(dirfd, name, 0) }); err != nil {
+		return &fs.PathError{Op: "unlink", Path: p.path, Err: err}
 	}
 	return nil
 }
 
-// checkLockDir refuses a directory anyone may write to unless it is
-// sticky, so others can neither remove nor replace this user's lock files.
-func checkLockDir(fi fs.FileInfo) error {
-	if fi.Mode().Perm()&0o002 != 0 && fi.Mode()&fs.ModeSticky == 0 {
-		return fmt.Errorf("%w: world-writable directory without the sticky bit (mode %v)", ErrUnsafePath, fi.Mode())
+// renameName renames from to to, which share a directory.
+func renameName(from, to lockPath) error {
+	return from.at(func(dirfd int, name string) error {
+		return unix.Renameat(dirfd, name, dirfd, to.rel())
+	})
+}
+
+// linkName links to to the file from names; both share a directory.
+func linkName(from, to lockPath) error {
+	return from.at(func(dirfd int, name string) error {
+		return unix.Linkat(dirfd, name, dirfd, to.rel(), 0)
+	})
+}
+
+// openLockDir opens the directory dir without following a symlink, and
+// refuses it unless checkLockDir accepts it. The LockDir then works in the
+// directory so opened, whatever is put at its path later.
+func openLockDir(dir string) (*os.File, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		perr := &fs.PathError{Op: "open", Path: dir, Err: err}
+		if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EMLINK) {
+			return nil, fmt.Errorf("%w: not a directory, or a symbolic link: %w", ErrUnsafePath, perr)
+		}
+		return nil, perr
 	}
-	return nil
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "fstat", Path: dir, Err: err}
+	}
+	if err := checkLockDir(&st); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), dir), nil
+}
+
+// dirLinked reports whether the open directory d is still in the file
+// system (not removed).
+func dirLinked(d *os.File) bool {
+	var st unix.Stat_t
+	err := ignoringEINTR(func() error { return unix.Fstat(int(d.Fd()), &st) })
+	runtime.KeepAlive(d)
+	return err == nil && st.Nlink > 0
+}
+
+// checkLockDir refuses a directory another user owns (who could remove a
+// held lock file, so that a second process takes the same lock), and one
+// anyone may write to unless it is sticky, so others can neither remove
+// nor replace this user's lock files.
+func checkLockDir(st *unix.Stat_t) error {
+	if mode := uint32(st.Mode); mode&0o002 != 0 && mode&unix.S_ISVTX == 0 {
+		return fmt.Errorf("%w: world-writable directory without the sticky bit (mode %#o)", ErrUnsafePath, mode&0o7777)
+	}
+	return trustedOwner(fileOwner(st.Uid), "directory")
 }
 
 func ignoringEINTR(fn func() error) error {

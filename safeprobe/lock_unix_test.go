@@ -235,6 +235,25 @@ func nobodyIDs(t *testing.T) int {
 // test's temporary directories are opened to others.
 func runAsNobody(t *testing.T, mode string, env ...string) string {
 	t.Helper()
+	cmd := nobodyCommand(t, mode, env...)
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, lockPathEnv+"="); ok {
+			for d := filepath.Dir(p); d != os.TempDir() && d != "/" && d != "."; d = filepath.Dir(d) {
+				os.Chmod(d, 0o755)
+			}
+		}
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("child as nobody: %v (%s)", err, out)
+	}
+	return string(out)
+}
+
+// nobodyCommand returns a command running the test binary as nobody in a
+// child mode. The binary is copied where nobody may execute it.
+func nobodyCommand(t *testing.T, mode string, env ...string) *exec.Cmd {
+	t.Helper()
 	uid := nobodyIDs(t)
 	exe, err := os.Executable()
 	if err != nil {
@@ -254,21 +273,10 @@ func runAsNobody(t *testing.T, mode string, env ...string) string {
 		t.Fatal(err)
 	}
 	os.Chmod(bindir, 0o755)
-	for _, kv := range env {
-		if p, ok := strings.CutPrefix(kv, lockPathEnv+"="); ok {
-			for d := filepath.Dir(p); d != os.TempDir() && d != "/" && d != "."; d = filepath.Dir(d) {
-				os.Chmod(d, 0o755)
-			}
-		}
-	}
 	cmd := childCommand(t, mode, env...)
 	cmd.Path, cmd.Args[0] = bin, bin
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("child as nobody: %v (%s)", err, out)
-	}
-	return string(out)
+	return cmd
 }
 
 func TestLockDirUnix(t *testing.T) {

@@ -6,9 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -17,8 +15,20 @@ import (
 // any record. Windows byte-range locks are mandatory: a lock on byte 0 would
 // make the record unreadable to everyone but the holder. The lock belongs to
 // the handle; the handle is not inheritable, so a child the holder starts
-// never keeps it. Every handle shares read, write and delete access, so
-// readers and the holder's Release never meet a sharing violation.
+// never keeps it.
+//
+// Share modes keep a held file the holder's: everyone opens the file for
+// reading only, sharing read, write and delete, and takes the lock on that
+// handle (LockFileEx needs no more). The holder then opens the file again
+// for writing, sharing read only, and writes its record through that
+// handle: from then on, until it releases, no one can open the file to
+// write, remove or rename it, while readers (Inspect, and any program that
+// opens it for reading and shares write access, as os.Open does) and
+// would-be holders still open it. The holder does not ask for delete
+// access until Release, because a reader that does not share delete
+// access (os.Open does not) could then not open the file.
+//
+// Whose files are believed is lockowner_windows.go's concern.
 
 // lockOffset is the byte LockFileEx locks.
 const lockOffset = 1 << 20
@@ -37,120 +47,25 @@ const deletePendingWait = 200 * time.Millisecond
 // fileKey names a file: volume serial number and file index.
 type fileKey struct{ volume, indexHigh, indexLow uint32 }
 
-// winLockOS is every Windows call the lock makes. Tests substitute it to
-// simulate what Wine does not emulate faithfully: mandatory locks (a read
-// of a range another handle has locked fails with ERROR_LOCK_VIOLATION) and
-// a dead holder's lock released late.
-type winLockOS struct {
-	createFile   func(path string, access, share, disposition, flags uint32) (windows.Handle, error)
-	fileInfo     func(h windows.Handle) (windows.ByHandleFileInformation, error)
-	fileType     func(h windows.Handle) (uint32, error)
-	lockFileEx   func(h windows.Handle, flags uint32, off uint64, n uint32) error
-	unlockFileEx func(h windows.Handle, off uint64, n uint32) error
-	readAt       func(h windows.Handle, b []byte, off int64) (int, error)
-	writeAt      func(h windows.Handle, b []byte, off int64) (int, error)
-	truncate     func(h windows.Handle, size int64) error
-	flush        func(h windows.Handle) error
-	// markDeleted removes the file when h closes (at once with POSIX
-	// semantics where the file system has them).
-	markDeleted func(h windows.Handle) error
-	closeHandle func(h windows.Handle) error
-}
-
-var lockOS = winLockOS{
-	createFile: func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
-		p, err := windows.UTF16PtrFromString(path)
-		if err != nil {
-			return windows.InvalidHandle, err
-		}
-		// A file whose removal is pending fails to open with access
-		// denied; only the NT status tells it from a real denial, and it
-		// must be read on the same thread.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		h, err := windows.CreateFile(p, access, share, nil, disposition, flags, 0)
-		if errors.Is(err, windows.ERROR_ACCESS_DENIED) && lastNtStatus() == windows.STATUS_DELETE_PENDING {
-			err = windows.ERROR_DELETE_PENDING
-		}
-		return h, err
-	},
-	fileInfo: func(h windows.Handle) (windows.ByHandleFileInformation, error) {
-		var fi windows.ByHandleFileInformation
-		err := windows.GetFileInformationByHandle(h, &fi)
-		return fi, err
-	},
-	fileType: windows.GetFileType,
-	lockFileEx: func(h windows.Handle, flags uint32, off uint64, n uint32) error {
-		ol := overlappedAt(off)
-		return windows.LockFileEx(h, flags, 0, n, 0, &ol)
-	},
-	unlockFileEx: func(h windows.Handle, off uint64, n uint32) error {
-		ol := overlappedAt(off)
-		return windows.UnlockFileEx(h, 0, n, 0, &ol)
-	},
-	readAt: func(h windows.Handle, b []byte, off int64) (int, error) {
-		var done uint32
-		ol := overlappedAt(uint64(off))
-		err := windows.ReadFile(h, b, &done, &ol)
-		if errors.Is(err, windows.ERROR_HANDLE_EOF) {
-			err = io.EOF
-		}
-		return int(done), err
-	},
-	writeAt: func(h windows.Handle, b []byte, off int64) (int, error) {
-		var done uint32
-		ol := overlappedAt(uint64(off))
-		err := windows.WriteFile(h, b, &done, &ol)
-		return int(done), err
-	},
-	truncate: func(h windows.Handle, size int64) error {
-		return windows.SetFileInformationByHandle(h, windows.FileEndOfFileInfo,
-			(*byte)(unsafe.Pointer(&size)), uint32(unsafe.Sizeof(size)))
-	},
-	flush: windows.FlushFileBuffers,
-	markDeleted: func(h windows.Handle) error {
-		ex := uint32(windows.FILE_DISPOSITION_DELETE | windows.FILE_DISPOSITION_POSIX_SEMANTICS)
-		err := windows.SetFileInformationByHandle(h, windows.FileDispositionInfoEx,
-			(*byte)(unsafe.Pointer(&ex)), uint32(unsafe.Sizeof(ex)))
-		if err != nil { // no POSIX semantics: removed when the last handle closes
-			del := byte(1) // FILE_DISPOSITION_INFO.DeleteFile, a BOOLEAN
-			err = windows.SetFileInformationByHandle(h, windows.FileDispositionInfo, &del, 1)
-		}
-		return err
-	},
-	closeHandle: windows.CloseHandle,
-}
-
-var procRtlGetLastNtStatus = windows.NewLazySystemDLL("ntdll.dll").NewProc("RtlGetLastNtStatus")
-
-// lastNtStatus is the NT status of the calling thread's last failed call.
-func lastNtStatus() windows.NTStatus {
-	if procRtlGetLastNtStatus.Find() != nil {
-		return 0
-	}
-	r, _, _ := procRtlGetLastNtStatus.Call()
-	return windows.NTStatus(r)
-}
-
-func overlappedAt(off uint64) windows.Overlapped {
-	return windows.Overlapped{Offset: uint32(off), OffsetHigh: uint32(off >> 32)}
-}
-
 const shareAll = windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE
 
 type winLockFile struct {
-	h    windows.Handle
+	h    windows.Handle // read-only, sharing all: the lock is taken on it
+	w    windows.Handle // the holder's, for writing, sharing read only; 0 until locked
 	k    fileKey
+	o    fileOwner
 	path string
 }
 
-// openLockFile opens the lock file at path: for writing (creating it if
-// missing) when write is set, read-only otherwise. mode is not used: the
-// file gets its directory's inherited ACL. It refuses, before opening and
-// again on the handle, anything but a regular file with one link: a
-// symbolic link or junction (opened as itself, never followed), a
-// directory, a pipe or device.
-func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
+// openLockFileAt opens the lock file p, read-only and sharing all access
+// (see above); when write is set it creates the file if missing, with the
+// DACL lockFileSecurity makes of mode. It refuses, before opening and again
+// on the handle, anything but a regular file with one link (not a symbolic
+// link or junction, opened as itself and never followed, a directory, a
+// pipe or device), and a file whose owner is not trusted. Windows opens by
+// the whole path (see openLockDir).
+func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
+	path := p.path
 	if fi, err := os.Lstat(path); err == nil {
 		if err := checkLockMode(fi.Mode()); err != nil {
 			return nil, err
@@ -158,17 +73,20 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	access, disposition := uint32(windows.GENERIC_READ), uint32(windows.OPEN_EXISTING)
+	disposition := uint32(windows.OPEN_EXISTING)
+	var sd *windows.SECURITY_DESCRIPTOR
 	if write {
-		access |= windows.GENERIC_WRITE
 		disposition = windows.OPEN_ALWAYS
+		var err error
+		if sd, err = lockFileSecurity(mode); err != nil {
+			return nil, err
+		}
 	}
-	flags := uint32(windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_OPEN_REPARSE_POINT)
 	deadline := time.Now().Add(deletePendingWait)
 	var h windows.Handle
 	var err error
 	for {
-		h, err = lockOS.createFile(path, access, shareAll, disposition, flags)
+		h, err = sys.createFile(path, windows.GENERIC_READ, shareAll, disposition, lockFileFlags, sd)
 		if !errors.Is(err, windows.ERROR_DELETE_PENDING) || time.Now().After(deadline) {
 			break
 		}
@@ -180,13 +98,16 @@ func openLockFile(path string, write bool, mode os.FileMode) (lockFile, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
-	k, err := checkLockHandle(h, path)
+	k, o, err := checkLockHandle(h, path)
 	if err != nil {
-		lockOS.closeHandle(h)
+		sys.closeHandle(h)
 		return nil, err
 	}
-	return &winLockFile{h: h, k: k, path: path}, nil
+	return &winLockFile{h: h, k: k, o: o, path: path}, nil
 }
+
+// lockFileFlags open a lock file: a reparse point as itself, never followed.
+const lockFileFlags = windows.FILE_ATTRIBUTE_NORMAL | windows.FILE_FLAG_OPEN_REPARSE_POINT
 
 // checkLockMode refuses what os.Lstat shows is not a regular file.
 func checkLockMode(m fs.FileMode) error {
@@ -202,34 +123,90 @@ func checkLockMode(m fs.FileMode) error {
 }
 
 // checkLockHandle refuses an open handle that is not a regular disk file
-// with one link, and returns the file's key.
-func checkLockHandle(h windows.Handle, path string) (fileKey, error) {
-	t, err := lockOS.fileType(h)
+// with one link and a trusted owner, and returns the file's key and owner.
+func checkLockHandle(h windows.Handle, path string) (fileKey, fileOwner, error) {
+	t, err := sys.fileType(h)
 	if err != nil {
-		return fileKey{}, &fs.PathError{Op: "GetFileType", Path: path, Err: err}
+		return fileKey{}, "", &fs.PathError{Op: "GetFileType", Path: path, Err: err}
 	}
 	if t != windows.FILE_TYPE_DISK {
-		return fileKey{}, fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
+		return fileKey{}, "", fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
 	}
-	fi, err := lockOS.fileInfo(h)
+	fi, k, err := handleFile(h, path)
 	if err != nil {
-		return fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+		return fileKey{}, "", err
 	}
 	switch {
 	case fi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0:
-		return fileKey{}, fmt.Errorf("%w: a symbolic link or junction", ErrUnsafePath)
+		return fileKey{}, "", fmt.Errorf("%w: a symbolic link or junction", ErrUnsafePath)
 	case fi.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY != 0:
-		return fileKey{}, fmt.Errorf("%w: a directory", ErrUnsafePath)
+		return fileKey{}, "", fmt.Errorf("%w: a directory", ErrUnsafePath)
 	case fi.NumberOfLinks > 1:
-		return fileKey{}, fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
+		return fileKey{}, "", fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
 	}
-	return fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
+	o, err := checkOwner(h, path, "file")
+	if err != nil {
+		return fileKey{}, "", err
+	}
+	return k, o, nil
+}
+
+// handleFile returns what h's file is and its key.
+func handleFile(h windows.Handle, path string) (windows.ByHandleFileInformation, fileKey, error) {
+	fi, err := sys.fileInfo(h)
+	if err != nil {
+		return fi, fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	}
+	return fi, fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
 }
 
 func (f *winLockFile) key() fileKey { return f.k }
 
+func (f *winLockFile) owner() fileOwner { return f.o }
+
+// tryLock takes the lock, then opens the holder's handle (see openWriter).
 func (f *winLockFile) tryLock() error {
-	return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
+	if err := f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY); err != nil {
+		return err
+	}
+	if err := f.openWriter(); err != nil {
+		f.unlock()
+		return err
+	}
+	return nil
+}
+
+// openWriter opens the file again, by its path, for writing, sharing read
+// access only. A sharing violation means another handle may write or
+// delete it: a holder outside this protocol, or one between its open and
+// its lock; the lock then counts as held. If the path no longer names f's
+// file, there is no writer: TryAcquire, which checks the path next, starts
+// over.
+func (f *winLockFile) openWriter() error {
+	h, err := sys.createFile(f.path, windows.GENERIC_READ|windows.GENERIC_WRITE,
+		windows.FILE_SHARE_READ, windows.OPEN_EXISTING, lockFileFlags, nil)
+	switch {
+	case errors.Is(err, windows.ERROR_SHARING_VIOLATION):
+		return fmt.Errorf("%w: the file is open for writing or deleting elsewhere", errWouldBlock)
+	case errors.Is(err, windows.ERROR_FILE_NOT_FOUND), errors.Is(err, windows.ERROR_DELETE_PENDING):
+		return nil
+	case err != nil:
+		return &fs.PathError{Op: "CreateFile", Path: f.path, Err: err}
+	}
+	if _, k, err := handleFile(h, f.path); err != nil || k != f.k {
+		sys.closeHandle(h)
+		return err
+	}
+	f.w = h
+	return nil
+}
+
+// writer is the holder's handle, which only a holder has.
+func (f *winLockFile) writer() (windows.Handle, error) {
+	if f.w == 0 {
+		return 0, errors.New("the lock is not held")
+	}
+	return f.w, nil
 }
 
 func (f *winLockFile) probeHeld() (bool, error) {
@@ -243,7 +220,7 @@ func (f *winLockFile) probeHeld() (bool, error) {
 }
 
 func (f *winLockFile) lock(flags uint32) error {
-	err := lockOS.lockFileEx(f.h, flags, lockOffset, 1)
+	err := sys.lockFileEx(f.h, flags, lockOffset, 1)
 	switch {
 	case err == nil:
 		return nil
@@ -254,7 +231,7 @@ func (f *winLockFile) lock(flags uint32) error {
 }
 
 func (f *winLockFile) unlock() error {
-	if err := lockOS.unlockFileEx(f.h, lockOffset, 1); err != nil {
+	if err := sys.unlockFileEx(f.h, lockOffset, 1); err != nil {
 		return &fs.PathError{Op: "UnlockFileEx", Path: f.path, Err: err}
 	}
 	return nil
@@ -263,7 +240,7 @@ func (f *winLockFile) unlock() error {
 func (f *winLockFile) ReadAt(b []byte, off int64) (int, error) {
 	n := 0
 	for n < len(b) {
-		m, err := lockOS.readAt(f.h, b[n:], off+int64(n))
+		m, err := sys.readAt(f.h, b[n:], off+int64(n))
 		n += m
 		if err != nil {
 			return n, err
@@ -276,9 +253,13 @@ func (f *winLockFile) ReadAt(b []byte, off int64) (int, error) {
 }
 
 func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
+	w, err := f.writer()
+	if err != nil {
+		return 0, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
+	}
 	n := 0
 	for n < len(b) {
-		m, err := lockOS.writeAt(f.h, b[n:], off+int64(n))
+		m, err := sys.writeAt(w, b[n:], off+int64(n))
 		n += m
 		if err != nil {
 			return n, &fs.PathError{Op: "WriteFile", Path: f.path, Err: err}
@@ -291,65 +272,85 @@ func (f *winLockFile) WriteAt(b []byte, off int64) (int, error) {
 }
 
 func (f *winLockFile) Truncate(size int64) error {
-	if err := lockOS.truncate(f.h, size); err != nil {
+	w, err := f.writer()
+	if err == nil {
+		err = sys.truncate(w, size)
+	}
+	if err != nil {
 		return &fs.PathError{Op: "SetFileInformationByHandle", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Sync() error {
-	if err := lockOS.flush(f.h); err != nil {
+	w, err := f.writer()
+	if err == nil {
+		err = sys.flush(w)
+	}
+	if err != nil {
 		return &fs.PathError{Op: "FlushFileBuffers", Path: f.path, Err: err}
 	}
 	return nil
 }
 
 func (f *winLockFile) Close() error {
-	return lockOS.closeHandle(f.h)
+	return errors.Join(f.closeWriter(), sys.closeHandle(f.h))
 }
 
-// pathKey names the file at path, not following a reparse point.
-func pathKey(path string) (fileKey, error) {
-	h, err := lockOS.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS)
+// closeWriter closes the holder's handle, if open.
+func (f *winLockFile) closeWriter() error {
+	if f.w == 0 {
+		return nil
+	}
+	err := sys.closeHandle(f.w)
+	f.w = 0
+	return err
+}
+
+// pathKey names the file p names, not following a reparse point.
+func pathKey(p lockPath) (fileKey, error) {
+	path := p.path
+	h, err := sys.createFile(path, 0, shareAll, windows.OPEN_EXISTING,
+		windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
 	if err != nil {
 		return fileKey{}, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
-	defer lockOS.closeHandle(h)
-	fi, err := lockOS.fileInfo(h)
-	if err != nil {
-		return fileKey{}, &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
-	}
-	return fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}, nil
+	defer sys.closeHandle(h)
+	_, k, err := handleFile(h, path)
+	return k, err
 }
 
-// removeLockFile marks the file at path for deletion through a handle of
-// its own, after checking that handle's file is f's. A reader that opened
-// the file without sharing delete access makes this fail with a sharing
-// violation; the file is then left, which is harmless.
-func removeLockFile(f lockFile, path string) error {
-	h, err := lockOS.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_OPEN_REPARSE_POINT)
+// removeLockFile closes the holder's handle, so that its own handle with
+// delete access can open, and marks the file for deletion through that,
+// after checking that it is f's file: between the two, the file is still
+// locked, but others may remove or replace it. A reader that opened the
+// file without sharing delete access (os.Open does not) makes the open
+// fail with a sharing violation; the file is then left, which is harmless.
+func removeLockFile(f lockFile, p lockPath) error {
+	path := p.path
+	if wf, ok := f.(*winLockFile); ok {
+		wf.closeWriter()
+	}
+	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING, lockFileFlags, nil)
 	if errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
 		return nil
 	}
 	if err != nil {
 		return &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
-	defer lockOS.closeHandle(h)
-	fi, err := lockOS.fileInfo(h)
-	if err != nil {
-		return &fs.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	defer sys.closeHandle(h)
+	if _, k, err := handleFile(h, path); err != nil || k != f.key() {
+		return err
 	}
-	if (fileKey{fi.VolumeSerialNumber, fi.FileIndexHigh, fi.FileIndexLow}) != f.key() {
-		return nil
-	}
-	if err := lockOS.markDeleted(h); err != nil {
+	if err := sys.markDeleted(h); err != nil {
 		return &fs.PathError{Op: "SetFileInformationByHandle", Path: path, Err: err}
 	}
 	return nil
 }
 
-// checkLockDir accepts any directory: Windows guards it with ACLs, not the
-// mode bits os.Lstat synthesizes.
-func checkLockDir(fi fs.FileInfo) error { return nil }
+// dirLinked is not asked: openLockDir keeps no directory open.
+func dirLinked(*os.File) bool { return true }
+
+func removeName(p lockPath) error        { return os.Remove(p.path) }
+func renameName(from, to lockPath) error { return os.Rename(from.path, to.path) }
+func linkName(from, to lockPath) error   { return os.Link(from.path, to.path) }

@@ -3,13 +3,16 @@ package safeprobe
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -24,7 +27,7 @@ func lockChildHooks(*Lock) {}
 // and a closed handle's locks may outlive it by linger, as a dead
 // process's do until Windows gets round to releasing them. Files are real.
 type fakeLockOS struct {
-	real   winLockOS
+	real   windowsOS
 	linger time.Duration
 
 	mu        sync.Mutex
@@ -48,7 +51,7 @@ func (r fakeRange) overlaps(key fileKey, off, n uint64) bool {
 // install makes the fake the lock layer for the rest of the test.
 func (f *fakeLockOS) install(t *testing.T) {
 	t.Helper()
-	f.real = lockOS
+	f.real = sys
 	f.locks = map[windows.Handle][]fakeRange{}
 	f.keys = map[windows.Handle]fileKey{}
 	fake := f.real
@@ -57,8 +60,8 @@ func (f *fakeLockOS) install(t *testing.T) {
 	fake.readAt = f.readAt
 	fake.writeAt = f.writeAt
 	fake.closeHandle = f.closeHandle
-	lockOS = fake
-	t.Cleanup(func() { lockOS = f.real })
+	sys = fake
+	t.Cleanup(func() { sys = f.real })
 }
 
 func (f *fakeLockOS) key(h windows.Handle) fileKey {
@@ -190,8 +193,13 @@ func TestWindowsRecordReadableWhileLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	writeRecord(a, []byte("1234\n"), false)
-	if err := lockOS.lockFileEx(a.(*winLockFile).h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1); err != nil {
+	if err := a.tryLock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRecord(a, []byte("1234\n"), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := sys.lockFileEx(a.(*winLockFile).h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1); err != nil {
 		t.Fatal(err)
 	}
 	b, err := openLockFile(path0, false, 0)
@@ -257,13 +265,13 @@ func TestWindowsStaleLockReleasedLate(t *testing.T) {
 func TestWindowsLockRefusals(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		fake   func(*winLockOS)
+		fake   func(*windowsOS)
 		reason string
 	}{
-		{"pipe", func(o *winLockOS) {
+		{"pipe", func(o *windowsOS) {
 			o.fileType = func(windows.Handle) (uint32, error) { return windows.FILE_TYPE_PIPE, nil }
 		}, "not a disk file"},
-		{"reparse point", func(o *winLockOS) {
+		{"reparse point", func(o *windowsOS) {
 			real := o.fileInfo
 			o.fileInfo = func(h windows.Handle) (windows.ByHandleFileInformation, error) {
 				fi, err := real(h)
@@ -271,7 +279,7 @@ func TestWindowsLockRefusals(t *testing.T) {
 				return fi, err
 			}
 		}, "symbolic link"},
-		{"hard links", func(o *winLockOS) {
+		{"hard links", func(o *windowsOS) {
 			real := o.fileInfo
 			o.fileInfo = func(h windows.Handle) (windows.ByHandleFileInformation, error) {
 				fi, err := real(h)
@@ -283,9 +291,9 @@ func TestWindowsLockRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(lockTestDir(t), "d.pid")
 			os.WriteFile(path, []byte("1234\n"), 0o600)
-			saved := lockOS
-			defer func() { lockOS = saved }()
-			c.fake(&lockOS)
+			saved := sys
+			defer func() { sys = saved }()
+			c.fake(&sys)
 			wantUnsafe(t, path, c.reason)
 		})
 	}
@@ -296,18 +304,18 @@ func TestWindowsLockRefusals(t *testing.T) {
 // that, then reports ErrLocked so Acquire waits on. A real access denial
 // is reported at once.
 func TestWindowsDeletePending(t *testing.T) {
-	saved := lockOS
-	defer func() { lockOS = saved }()
+	saved := sys
+	defer func() { sys = saved }()
 	var pending atomic.Int64
 	var denied atomic.Bool
-	lockOS.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
 		switch {
 		case denied.Load():
 			return windows.InvalidHandle, windows.ERROR_ACCESS_DENIED
 		case pending.Add(-1) >= 0:
 			return windows.InvalidHandle, windows.ERROR_DELETE_PENDING
 		}
-		return saved.createFile(path, access, share, disposition, flags)
+		return saved.createFile(path, access, share, disposition, flags, sd)
 	}
 	path := filepath.Join(lockTestDir(t), "d.pid")
 	pending.Store(3)
@@ -351,13 +359,13 @@ func TestWindowsReleaseSharingViolation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := lockOS
-	defer func() { lockOS = saved }()
-	lockOS.createFile = func(path string, access, share, disposition, flags uint32) (windows.Handle, error) {
+	saved := sys
+	defer func() { sys = saved }()
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
 		if access&windows.DELETE != 0 {
 			return windows.InvalidHandle, windows.ERROR_SHARING_VIOLATION
 		}
-		return saved.createFile(path, access, share, disposition, flags)
+		return saved.createFile(path, access, share, disposition, flags, sd)
 	}
 	if err := l.Release(); err != nil {
 		t.Fatalf("Release = %v", err)
@@ -389,5 +397,402 @@ func TestWindowsSignalOwnerKill(t *testing.T) {
 	}
 	if err := holder.cmd.Wait(); err == nil {
 		t.Error("the holder exited cleanly; want killed")
+	}
+}
+
+// TestWindowsSignalUnverifiedNeedsRunningProcess: AllowUnverified waives
+// the identity check, not the PID's: a bare record naming pid+1..pid+3
+// (which OpenProcess, and so os.FindProcess, opens as process pid) or an
+// exited process is refused, and the process is not killed. Real processes
+// under Wine, which aliases PIDs as Windows does.
+func TestWindowsSignalUnverifiedNeedsRunningProcess(t *testing.T) {
+	unverified := &SignalOptions{AllowUnverified: true}
+	cmd, _ := startChild(t, 0)
+	child := cmd.Process.Pid
+	if child%4 != 0 {
+		t.Skipf("child pid %d is not a multiple of 4", child)
+	}
+	for k := 1; k <= 3; k++ {
+		path := filepath.Join(lockTestDir(t), "d.pid")
+		holdRaw(t, path, fmt.Sprintf("%d\n", child+k))
+		err := SignalOwnerWith(path, os.Kill, unverified)
+		if !errors.Is(err, os.ErrProcessDone) {
+			t.Errorf("SignalOwnerWith(record naming child+%d, AllowUnverified) = %v; want os.ErrProcessDone", k, err)
+		}
+		if s, err := Probe(child); s != Running {
+			t.Fatalf("the child was killed through its alias child+%d: Probe = %v, %v", k, s, err)
+		}
+	}
+
+	exited, stdin := startChild(t, 0)
+	stdin.Close()
+	if s := waitExited(t, exited.Process.Pid); s != NotFound {
+		t.Fatalf("child did not exit: %v", s)
+	}
+	// Not waited: the process object lives on, and os.FindProcess opens it.
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	holdRaw(t, path, fmt.Sprintf("%d\n", exited.Process.Pid))
+	if err := SignalOwnerWith(path, os.Kill, unverified); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("SignalOwnerWith(record naming an exited process, AllowUnverified) = %v; want os.ErrProcessDone", err)
+	}
+
+	// The rule refuses only what it must: the child itself is signalled.
+	path = filepath.Join(lockTestDir(t), "d.pid")
+	holdRaw(t, path, fmt.Sprintf("%d\n", child))
+	if err := SignalOwnerWith(path, os.Kill, unverified); err != nil {
+		t.Fatalf("SignalOwnerWith(record naming the running child, AllowUnverified) = %v", err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Error("the child exited cleanly; want killed")
+	}
+}
+
+// TestWindowsHeldFileIsTheHolders: while the lock is held no one else can
+// open the file to write, remove or rename it (the holder's handle shares
+// read access only), yet readers and would-be holders still open it. A
+// handle that may write the file keeps anyone from taking the lock. Real
+// share modes under Wine, which checks them as Windows does.
+func TestWindowsHeldFileIsTheHolders(t *testing.T) {
+	dir := lockTestDir(t)
+	path := filepath.Join(dir, "d.pid")
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	record := readFile(t, path) // os.Open shares read and write, not delete
+	for _, access := range []uint32{windows.GENERIC_WRITE, windows.DELETE} {
+		h, err := sys.createFile(path, access, shareAll, windows.OPEN_EXISTING, 0, nil)
+		if err == nil {
+			sys.closeHandle(h)
+		}
+		if !errors.Is(err, windows.ERROR_SHARING_VIOLATION) {
+			t.Errorf("opening the held file with access %#x = %v; want ERROR_SHARING_VIOLATION", access, err)
+		}
+	}
+	if err := os.WriteFile(path, []byte("4\n"), 0o600); err == nil {
+		t.Errorf("another writer rewrote the held file's record")
+	}
+	if err := os.Rename(path, path+".moved"); err == nil {
+		t.Errorf("the held file was renamed away")
+	}
+	if err := os.Remove(path); err == nil {
+		t.Errorf("the held file was removed")
+	}
+	if got := readFile(t, path); got != record {
+		t.Errorf("record now %q, was %q", got, record)
+	}
+	if st, err := Inspect(path); err != nil || !st.Held || st.Record.PID != os.Getpid() {
+		t.Errorf("Inspect(held file) = %+v, %v", st, err)
+	}
+	other, err := openLockFile(path, true, 0)
+	if err != nil {
+		t.Fatalf("a would-be holder cannot open the held file: %v", err)
+	}
+	if err := other.tryLock(); !errors.Is(err, errWouldBlock) {
+		t.Errorf("a would-be holder's tryLock = %v; want errWouldBlock", err)
+	}
+	other.Close()
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Release left the file: %v", err)
+	}
+
+	// A handle that may write the file, opened before anyone holds it,
+	// keeps the lock from being taken, and the file untouched.
+	record = fmt.Sprintf("%d\n", os.Getpid()) // running: no wait for a late release
+	os.WriteFile(path, []byte(record), 0o600)
+	h, err := sys.createFile(path, windows.GENERIC_WRITE, shareAll, windows.OPEN_EXISTING, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := TryAcquire(path, nil); !errors.Is(err, ErrLocked) {
+		if err == nil {
+			l.Release()
+		}
+		t.Errorf("TryAcquire while another handle may write the file = %v; want ErrLocked", err)
+	}
+	if got := readFile(t, path); got != record {
+		t.Errorf("record now %q, was %q", got, record)
+	}
+	sys.closeHandle(h)
+	l, err = TryAcquire(path, nil)
+	if err != nil {
+		t.Fatalf("TryAcquire once that handle closed: %v", err)
+	}
+	l.Release()
+}
+
+// foreignSID is a SID of no account on this machine: another user.
+const foreignSID = "S-1-5-21-1004336348-1177238915-682003330-1001"
+
+// ownFiles makes every file and directory safeprobe opens look owned by
+// the SID named, through the OS layer: Wine makes every file the caller's
+// (or nobody's), so another user's files are injected.
+func ownFiles(t *testing.T, sid string) {
+	t.Helper()
+	owner, err := windows.StringToSid(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := sys
+	t.Cleanup(func() { sys = saved })
+	sys.fileOwner = func(windows.Handle) (*windows.SID, error) { return owner, nil }
+}
+
+// TestWindowsOwnFilesTrusted: the files and directories this process
+// creates have an owner it trusts. Real security descriptors under Wine.
+func TestWindowsOwnFilesTrusted(t *testing.T) {
+	dir := lockTestDir(t)
+	path := filepath.Join(dir, "d.pid")
+	os.WriteFile(path, nil, 0o600)
+	for _, p := range []string{dir, path} {
+		h, err := sys.createFile(p, windows.READ_CONTROL, shareAll, windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		owner, err := sys.fileOwner(h)
+		sys.closeHandle(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: owner %v", p, owner)
+		if err := trustedOwner(ownerOf(owner), "file"); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := NewLockDir(dir); err != nil {
+		t.Errorf("NewLockDir(own directory) = %v", err)
+	}
+}
+
+// runningChild starts a child that runs until the test ends, and returns
+// its identity.
+func runningChild(t *testing.T) Identity {
+	t.Helper()
+	cmd, _ := startChild(t, 0)
+	id, err := Lookup(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestWindowsForeignOwnerRefused: a lock file, takeover marker or lock
+// directory another user owns is refused: that user may have written the
+// record (naming any process, which SignalOwner would then kill) or the
+// marker. Owners are injected through the OS layer (see ownFiles); the
+// processes and files are real.
+func TestWindowsForeignOwnerRefused(t *testing.T) {
+	victim := runningChild(t)
+	dir := lockTestDir(t)
+	path := filepath.Join(dir, "d.pid")
+	forged := string(formatRecord(Record{PID: victim.PID, Version: recordVersion, HasIdentity: true, Identity: victim}))
+	holdRaw(t, path, forged)
+
+	ownFiles(t, foreignSID)
+	wantUnsafe(t, path, "owned by "+foreignSID)
+	if _, err := Inspect(path); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), foreignSID) {
+		t.Errorf("Inspect(another user's file) = %v; want ErrUnsafePath naming the owner", err)
+	}
+	if err := SignalOwner(path, os.Kill); !errors.Is(err, ErrUnsafePath) {
+		t.Errorf("SignalOwner(another user's file) = %v; want ErrUnsafePath", err)
+	}
+	if s, err := Probe(victim.PID); s != Running {
+		t.Fatalf("the process another user's record names was killed: %v, %v", s, err)
+	}
+	if _, err := NewLockDir(dir); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "directory owned by "+foreignSID) {
+		t.Errorf("NewLockDir(another user's directory) = %v; want ErrUnsafePath naming the owner", err)
+	}
+	if got := readFile(t, path); got != forged {
+		t.Errorf("another user's file changed: %q", got)
+	}
+}
+
+// TestWindowsForeignTakeoverIgnored: a takeover marker another user owns
+// does not make the holder leave. Owners injected as above.
+func TestWindowsForeignTakeoverIgnored(t *testing.T) {
+	requester := runningChild(t)
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	marker := fmt.Sprintf(`{"v":1,"pid":%d,"start":%d,"requested":"2000-01-01T00:00:00Z","expires":"2999-01-01T00:00:00Z"}`+"\n", requester.PID, requester.StartTime)
+	if err := os.WriteFile(path+takeoverSuffix, []byte(marker), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, who := l.TakeoverRequested(); !ok || who.PID != requester.PID {
+		t.Fatalf("own user's marker: TakeoverRequested = %v, %v; want the request seen", ok, who)
+	}
+	ownFiles(t, foreignSID)
+	if ok, who := l.TakeoverRequested(); ok {
+		t.Errorf("another user's marker: TakeoverRequested = true, %v; want it ignored", who)
+	}
+}
+
+// TestWindowsTakeoverOwnerMustMatch: a takeover marker counts only if its
+// owner SID is the lock file's, as on Unix: a marker owned by another
+// trusted owner (SYSTEM or Administrators while the lock file is this
+// user's) is ignored. Owners injected as above.
+func TestWindowsTakeoverOwnerMustMatch(t *testing.T) {
+	requester := runningChild(t)
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	marker := fmt.Sprintf(`{"v":1,"pid":%d,"start":%d,"requested":"2000-01-01T00:00:00Z","expires":"2999-01-01T00:00:00Z"}`+"\n", requester.PID, requester.StartTime)
+	if err := os.WriteFile(path+takeoverSuffix, []byte(marker), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, who := l.TakeoverRequested(); !ok || who.PID != requester.PID {
+		t.Fatalf("marker owned as the lock file: TakeoverRequested = %v, %v; want the request seen", ok, who)
+	}
+	other := "S-1-5-18" // SYSTEM, unless that owns the lock file
+	if l.f.owner() == fileOwner(other) {
+		other = "S-1-5-32-544"
+	}
+	ownFiles(t, other)
+	if err := trustedOwner(fileOwner(other), "marker"); err != nil {
+		t.Fatalf("%s not trusted: %v", other, err)
+	}
+	if ok, who := l.TakeoverRequested(); ok {
+		t.Errorf("marker owned by %s, lock file by %s: TakeoverRequested = true, %v; want it ignored", other, l.f.owner(), who)
+	}
+}
+
+// TestWindowsTrustedOwners: files owned by BUILTIN\Administrators (an
+// elevated process's) or SYSTEM are trusted, as root's are on Unix; a
+// failing GetSecurityInfo is an error naming the call. Injected owners.
+func TestWindowsTrustedOwners(t *testing.T) {
+	for _, known := range []windows.WELL_KNOWN_SID_TYPE{windows.WinBuiltinAdministratorsSid, windows.WinLocalSystemSid} {
+		sid, err := windows.CreateWellKnownSid(known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(sid.String(), func(t *testing.T) {
+			ownFiles(t, sid.String())
+			dir := lockTestDir(t)
+			l, err := TryAcquire(filepath.Join(dir, "d.pid"), nil)
+			if err != nil {
+				t.Fatalf("TryAcquire of a file owned by %v: %v", sid, err)
+			}
+			l.Release()
+			if _, err := NewLockDir(dir); err != nil {
+				t.Errorf("NewLockDir of a directory owned by %v: %v", sid, err)
+			}
+		})
+	}
+	saved := sys
+	defer func() { sys = saved }()
+	sys.fileOwner = func(windows.Handle) (*windows.SID, error) { return nil, windows.ERROR_ACCESS_DENIED }
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	if _, err := TryAcquire(path, nil); !errors.Is(err, windows.ERROR_ACCESS_DENIED) || !strings.Contains(err.Error(), "GetSecurityInfo") {
+		t.Errorf("TryAcquire when the owner cannot be read = %v; want an error naming GetSecurityInfo", err)
+	}
+}
+
+// TestWindowsDeadHolderRecordWaitsOnce: a lock held under a record naming
+// a process that is gone (here, a handle of this process holds it) makes
+// TryAcquire wait for a late release once, not on every call: a lock still
+// held after staleReleaseWait is someone else's. Real processes and locks
+// under Wine.
+func TestWindowsDeadHolderRecordWaitsOnce(t *testing.T) {
+	dead := exitedIdentity(t)
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	holdRaw(t, path, string(formatRecord(Record{PID: dead.PID, Version: recordVersion, HasIdentity: true, Identity: dead})))
+	for i := range 3 {
+		start := time.Now()
+		_, err := TryAcquire(path, nil)
+		d := time.Since(start)
+		if !errors.Is(err, ErrLocked) {
+			t.Fatalf("TryAcquire %d = %v; want ErrLocked", i, err)
+		}
+		switch {
+		case i == 0 && d < staleReleaseWait:
+			t.Errorf("first TryAcquire returned after %v; want the wait for a late release, %v", d, staleReleaseWait)
+		case i > 0 && d > staleReleaseWait/4:
+			t.Errorf("TryAcquire %d took %v; the wait for a late release was spent already", i, d)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := Acquire(ctx, path, nil); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrLocked) {
+		t.Errorf("Acquire = %v; want its context's end and ErrLocked", err)
+	}
+	if d := time.Since(start); d > staleReleaseWait/2 {
+		t.Errorf("Acquire with a 100 ms context took %v", d)
+	}
+}
+
+// TestWindowsLockFileDACL: a lock file TryAcquire creates has a protected
+// DACL of its own, not its directory's inheritable ACEs (which may let
+// other users write it): only its user, SYSTEM and Administrators may
+// write, and Everyone may read only if Mode grants others read. The
+// descriptor passed to CreateFile is checked through the OS layer, as Wine
+// keeps only what Unix mode bits can say; the files are real.
+func TestWindowsLockFileDACL(t *testing.T) {
+	everyone, err := windows.CreateWellKnownSid(windows.WinWorldSid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created *windows.SECURITY_DESCRIPTOR
+	saved := sys
+	defer func() { sys = saved }()
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
+		if disposition == windows.OPEN_ALWAYS {
+			created = sd
+		}
+		return saved.createFile(path, access, share, disposition, flags, sd)
+	}
+	for _, c := range []struct {
+		mode     os.FileMode
+		everyone bool
+	}{{0, false}, {0o600, false}, {0o640, false}, {0o644, true}} {
+		t.Run(fmt.Sprintf("mode%#o", c.mode), func(t *testing.T) {
+			created = nil
+			path := filepath.Join(lockTestDir(t), "d.pid")
+			l, err := TryAcquire(path, &LockOptions{Mode: c.mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Release()
+			if created == nil {
+				t.Fatal("TryAcquire created the file without a security descriptor")
+			}
+			t.Logf("%v", created)
+			control, _, err := created.Control()
+			if err != nil || control&windows.SE_DACL_PROTECTED == 0 {
+				t.Errorf("DACL not protected from inheritance (control %#x, %v)", control, err)
+			}
+			dacl, _, err := created.DACL()
+			if err != nil {
+				t.Fatal(err)
+			}
+			readers := false
+			for i := range uint32(dacl.AceCount) {
+				var ace *windows.ACCESS_ALLOWED_ACE
+				if err := windows.GetAce(dacl, i, &ace); err != nil {
+					t.Fatal(err)
+				}
+				sid := (*windows.SID)(unsafe.Pointer(&ace.SidStart))
+				switch {
+				case trustedOwner(ownerOf(sid), "ACE") == nil:
+				case sid.Equals(everyone) && ace.Mask == windows.FILE_GENERIC_READ:
+					readers = true
+				default:
+					t.Errorf("ACE %d grants %v access %#x", i, sid, ace.Mask)
+				}
+			}
+			if readers != c.everyone {
+				t.Errorf("Everyone may read: %v; want %v", readers, c.everyone)
+			}
+		})
 	}
 }

@@ -18,15 +18,21 @@ import (
 // name. No key can reach outside the directory or collide with another.
 type LockDir struct {
 	dir string
+	f   *os.File // the directory as checked, where the OS can open files in it
 }
 
 // lockDirPrefix bounds the readable part of a lock file name.
 const lockDirPrefix = 32
 
 // NewLockDir returns the lock directory dir, creating it (mode 0700) if
-// missing. It refuses a symlink, a non-directory, and on Unix a directory
-// anyone may write to unless it has the sticky bit (like /tmp); the error
-// wraps ErrUnsafePath.
+// missing. It refuses a symlink, a non-directory, on Unix a directory
+// another user owns (only this process's user and root are trusted) or
+// anyone may write to unless it has the sticky bit (like /tmp), and on
+// Windows a directory whose owner SID is not trusted (see the package
+// doc); the error wraps ErrUnsafePath. On Unix the directory stays open, and lock files are
+// opened, checked and removed relative to it, never following a symlink:
+// a directory or symlink put at its path later is not used. It is closed
+// once neither the LockDir nor a Lock taken through it is reachable.
 func NewLockDir(dir string) (*LockDir, error) {
 	dir = filepath.Clean(dir)
 	fail := func(err error) (*LockDir, error) {
@@ -47,10 +53,11 @@ func NewLockDir(dir string) (*LockDir, error) {
 	case !fi.IsDir():
 		return fail(fmt.Errorf("%w: not a directory", ErrUnsafePath))
 	}
-	if err := checkLockDir(fi); err != nil {
+	f, err := openLockDir(dir)
+	if err != nil {
 		return fail(err)
 	}
-	return &LockDir{dir: dir}, nil
+	return &LockDir{dir: dir, f: f}, nil
 }
 
 // Dir returns the directory.
@@ -58,6 +65,17 @@ func (d *LockDir) Dir() string { return d.dir }
 
 // Path returns the lock file path for key.
 func (d *LockDir) Path(key string) string {
+	return filepath.Join(d.dir, lockName(key))
+}
+
+// loc names key's lock file in the directory d holds open.
+func (d *LockDir) loc(key string) lockPath {
+	name := lockName(key)
+	return lockPath{path: filepath.Join(d.dir, name), dir: d.f, name: name}
+}
+
+// lockName is the name of key's lock file.
+func lockName(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	name := make([]byte, 0, lockDirPrefix+1+2*len(sum)+len(".lock"))
 	for i := 0; i < len(key) && i < lockDirPrefix; i++ {
@@ -73,20 +91,20 @@ func (d *LockDir) Path(key string) string {
 	}
 	name = hex.AppendEncode(name, sum[:])
 	name = append(name, ".lock"...)
-	return filepath.Join(d.dir, string(name))
+	return string(name)
 }
 
 // TryAcquire is TryAcquire of key's path.
 func (d *LockDir) TryAcquire(key string, opts *LockOptions) (*Lock, error) {
-	return TryAcquire(d.Path(key), opts)
+	return tryAcquire(d.loc(key), opts)
 }
 
 // Acquire is Acquire of key's path.
 func (d *LockDir) Acquire(ctx context.Context, key string, opts *LockOptions) (*Lock, error) {
-	return Acquire(ctx, d.Path(key), opts)
+	return acquire(ctx, d.loc(key), opts)
 }
 
 // Inspect is Inspect of key's path.
 func (d *LockDir) Inspect(key string) (Status, error) {
-	return Inspect(d.Path(key))
+	return inspect(d.loc(key), "inspect", nil)
 }

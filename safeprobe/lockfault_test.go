@@ -142,3 +142,40 @@ func TestInspectDuringRewrites(t *testing.T) {
 	<-done
 	t.Logf("%d consistent Inspects during rewrites", n)
 }
+
+// TestInspectWaitsOutAStalledWriter: a holder descheduled between its
+// truncate and its write, or in the middle of the write, for longer than
+// a moment (as on a loaded machine): Inspect reports the record it then
+// finishes, not the torn one.
+func TestInspectWaitsOutAStalledWriter(t *testing.T) {
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	self, _ := Self()
+	full := formatRecord(Record{PID: self.PID, Version: recordVersion, HasIdentity: true, Identity: self})
+	f := holdRaw(t, path, string(full))
+	for _, c := range []struct {
+		name  string
+		torn  []byte
+		stall time.Duration
+	}{
+		{"after the truncate", nil, 100 * time.Millisecond},
+		{"mid-write", full[:len(full)/2], 100 * time.Millisecond},
+		{"after the truncate, long", nil, 300 * time.Millisecond},
+	} {
+		if err := writeRecord(f, c.torn, false); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error)
+		go func() {
+			time.Sleep(c.stall)
+			_, err := f.WriteAt(full, 0)
+			done <- err
+		}()
+		st, err := Inspect(path)
+		if err != nil || !st.Held || st.Corrupt || st.Record.PID != self.PID || st.State != Running {
+			t.Errorf("%s: Inspect while the writer stalls %v = %+v, %v; want the finished record", c.name, c.stall, st, err)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

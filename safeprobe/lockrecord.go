@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"time"
 )
@@ -89,14 +91,18 @@ type processJSON struct {
 	PID   int     `json:"pid"`
 	Start *uint64 `json:"start,omitempty"`
 	Boot  string  `json:"boot,omitempty"`
-	Host  string  `json:"host,omitempty"`
-	Prog  string  `json:"prog,omitempty"`
+	// Serial and PIDNS were added later, without a version change: older
+	// readers ignore them and compare what they know.
+	Serial uint64 `json:"serial,omitempty"`
+	PIDNS  uint64 `json:"pidns,omitempty"`
+	Host   string `json:"host,omitempty"`
+	Prog   string `json:"prog,omitempty"`
 }
 
-// setIdentity records id's start time and boot.
+// setIdentity records id's start time, boot, serial and PID namespace.
 func (p *processJSON) setIdentity(id Identity) {
 	start := id.StartTime
-	p.Start, p.Boot = &start, id.BootID
+	p.Start, p.Boot, p.Serial, p.PIDNS = &start, id.BootID, id.Serial, id.PIDNamespace
 }
 
 // identity returns the process named, and whether with its start time.
@@ -104,7 +110,7 @@ func (p *processJSON) identity() (Identity, bool) {
 	if p.Start == nil {
 		return Identity{PID: p.PID}, false
 	}
-	return Identity{PID: p.PID, StartTime: *p.Start, BootID: p.Boot}, true
+	return Identity{PID: p.PID, StartTime: *p.Start, BootID: p.Boot, Serial: p.Serial, PIDNamespace: p.PIDNS}, true
 }
 
 // recordJSON is the JSON line of an owner record.
@@ -175,6 +181,8 @@ func parseRecord(b []byte) (Record, error) {
 		return corrupt(fmt.Sprintf("JSON pid %d disagrees with first line %d", j.PID, pid), nil)
 	case j.Start == nil && j.Boot != "":
 		return corrupt("JSON line: boot without start", nil)
+	case j.Start == nil && (j.Serial != 0 || j.PIDNS != 0):
+		return corrupt("JSON line: serial or pidns without start", nil)
 	}
 	r := Record{PID: pid, Version: j.V, Host: j.Host, Program: j.Prog}
 	if id, ok := j.identity(); ok {
@@ -206,4 +214,51 @@ func parsePIDLine(line []byte) (int, error) {
 		return 0, fmt.Errorf("%.20s: %w (want 1..%d)", s, ErrInvalidPID, MaxPID)
 	}
 	return int(n), nil
+}
+
+// recordState is what the OS says of the process a record names:
+// Identity.Probe when the record has an identity, Probe of the PID
+// otherwise.
+func recordState(r Record) (State, error) {
+	if r.HasIdentity {
+		return r.Identity.Probe()
+	}
+	return Probe(r.PID)
+}
+
+func newRecord(program string) Record {
+	r := Record{
+		PID:      os.Getpid(),
+		Version:  recordVersion,
+		Program:  program,
+		Acquired: time.Now().UTC(),
+	}
+	r.Host, _ = os.Hostname()
+	if id, err := Self(); err == nil {
+		r.Identity, r.HasIdentity = id, true
+	}
+	return r
+}
+
+// writeRecord replaces the content of a locked file with b.
+func writeRecord(f lockFile, b []byte, sync bool) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(b, 0); err != nil {
+		return err
+	}
+	if sync {
+		return f.Sync()
+	}
+	return nil
+}
+
+// readRecordBytes reads up to maxRecordSize+1 bytes of a lock file, so
+// parseRecord can tell a file too large to be a record. A read error
+// yields what was read, which parseRecord judges.
+func readRecordBytes(f io.ReaderAt) []byte {
+	b := make([]byte, maxRecordSize+1)
+	n, _ := f.ReadAt(b, 0)
+	return b[:n]
 }

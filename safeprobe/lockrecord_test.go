@@ -33,6 +33,9 @@ var corruptRecords = []struct {
 	{"second line not JSON", "1234\nmydaemon\n", "not a JSON object"},
 	{"data after JSON", "1234\n{\"v\":1,\"pid\":1234}\nmore\n", "after the JSON line"},
 	{"boot without start", "1234\n{\"v\":1,\"pid\":1234,\"boot\":\"b\"}\n", "boot without start"},
+	{"serial without start", "1234\n{\"v\":1,\"pid\":1234,\"serial\":77}\n", "serial or pidns without start"},
+	{"pidns without start", "1234\n{\"v\":1,\"pid\":1234,\"boot\":\"b\",\"pidns\":9}\n", "without start"},
+	{"negative serial", "1234\n{\"v\":1,\"pid\":1234,\"start\":1,\"serial\":-1}\n", "JSON line"},
 	{"bad acquired", "1234\n{\"v\":1,\"pid\":1234,\"acquired\":\"yesterday\"}\n", "acquired"},
 	{"oversized", "1234\n" + strings.Repeat(" ", maxRecordSize), "larger than"},
 }
@@ -74,6 +77,11 @@ func TestParseRecordAcceptsOldAndCurrentFormats(t *testing.T) {
 			Record{PID: 1234, Version: 1, HasIdentity: true,
 				Identity: Identity{PID: 1234, StartTime: 98765, BootID: "b-1"},
 				Host:     "h", Program: "d", Acquired: acquired},
+		},
+		{ // serial and PID namespace, added to version 1 later
+			"1234\n{\"v\":1,\"pid\":1234,\"start\":98765,\"boot\":\"b-1\",\"serial\":5120,\"pidns\":4026531836}\n",
+			Record{PID: 1234, Version: 1, HasIdentity: true,
+				Identity: Identity{PID: 1234, StartTime: 98765, BootID: "b-1", Serial: 5120, PIDNamespace: 4026531836}},
 		},
 		{ // no final newline, no identity, unknown field of a later version
 			"7\n{\"v\":2,\"pid\":7,\"new\":[1,2]}",

@@ -31,12 +31,19 @@ func SignalOwner(path string, sig os.Signal) error {
 }
 
 // SignalOwnerWith sends sig to the process holding the lock at path, after
-// checking that it is that process. It refuses (with a *LockError) when no
-// one holds the lock (ErrNotHeld), the record is corrupt
+// checking that it is that process. It refuses (with a *LockError) a lock
+// file that another user could have written (ErrUnsafePath: on Unix, one
+// owned by anyone but the caller's user or root), a record naming a
+// process that runs as another user than the file's owner, and so could
+// not have written it (ErrUnsafePath), and it refuses when no one holds
+// the lock (ErrNotHeld), the record is corrupt
 // (ErrCorruptRecord), has no identity (ErrUnverified, unless
 // AllowUnverified), names the caller (ErrSelf, unless AllowSelf), or names
 // a process that has exited or whose PID now belongs to another process (a
 // *ProcessError with State NotFound or Reused, matching os.ErrProcessDone).
+// AllowUnverified still requires a running process with exactly that PID:
+// a zombie, a Linux thread ID or, on Windows, an alias pid+1..pid+3 (which
+// os.FindProcess opens as process pid) is refused.
 // A record's PID is never 0 or negative: parseRecord refuses those.
 //
 // The process is opened (os.FindProcess: a pidfd on Linux, a process handle
@@ -55,7 +62,11 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	if runtime.GOOS == "windows" && sig != os.Kill {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
-	st, err := Inspect(path)
+	var owner fileOwner
+	st, err := inspect(pathOf(path), "signal", func(f lockFile) error {
+		owner = f.owner()
+		return trustedOwner(owner, "file")
+	})
 	switch {
 	case err != nil:
 		return err
@@ -79,14 +90,18 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		return fail(rec.PID, err)
 	}
 	defer p.Release()
-	if rec.HasIdentity {
-		switch s, err := rec.Identity.Probe(); s {
-		case Running:
-		case Unknown:
-			return fail(rec.PID, err)
-		default:
-			return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
-		}
+	// Verified or not, the record's PID must name a running process: not
+	// a zombie, not a thread ID, which kill(2) signals as its process, and
+	// not a Windows alias pid+1..pid+3; Probe refuses all three.
+	switch s, err := recordState(rec); s {
+	case Running:
+	case Unknown:
+		return fail(rec.PID, err)
+	default:
+		return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
+	}
+	if err := ownerRuns(rec.PID, owner); err != nil {
+		return fail(rec.PID, err)
 	}
 	if err := sendSignal(p, sig); err != nil {
 		return fail(rec.PID, err)

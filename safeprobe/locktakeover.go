@@ -89,16 +89,18 @@ func RequestTakeover(path string, ttl time.Duration) error {
 
 // TakeoverRequested reports whether another process has asked, through
 // RequestTakeover, for the lock, and who. It is false for a released Lock
-// and for a marker that is missing, corrupt, expired, the holder's own, or
-// from a requester that has exited.
+// and for a marker that is missing, corrupt, expired, the holder's own,
+// from a requester that has exited, or owned by another user than the lock
+// file (on Unix): a marker anyone could write would let anyone make every
+// holder leave.
 func (l *Lock) TakeoverRequested() (bool, Identity) {
 	l.mu.Lock()
-	released := l.f == nil
+	f := l.f
 	l.mu.Unlock()
-	if released {
+	if f == nil {
 		return false, Identity{}
 	}
-	req, _, err := readTakeover(l.path)
+	req, _, err := readTakeover(l.loc, f)
 	if err != nil || !time.Now().Before(req.expires) {
 		return false, Identity{}
 	}
@@ -114,11 +116,12 @@ func (l *Lock) TakeoverRequested() (bool, Identity) {
 	return true, req.requester
 }
 
-// removeOwnTakeover removes the takeover marker of a lock just acquired if
-// this process wrote it or it has expired, and only if the marker read is
-// still the one at its path.
-func removeOwnTakeover(path string) {
-	req, k, err := readTakeover(path)
+// removeOwnTakeover removes the takeover marker of the lock on f just
+// acquired at p if this process wrote it or it has expired, and only if
+// the marker read is still the one at its path. Another user's marker is
+// left alone.
+func removeOwnTakeover(p lockPath, f lockFile) {
+	req, k, err := readTakeover(p, f)
 	if err != nil {
 		return
 	}
@@ -135,32 +138,36 @@ func removeOwnTakeover(path string) {
 	// lock is held, so the aside name is this lock holder's alone), and
 	// put back what turns out to be a newer request, unless a newer one
 	// still has taken its place.
-	marker := path + takeoverSuffix
-	aside := marker + ".done"
+	marker := p.withSuffix(takeoverSuffix)
+	aside := marker.withSuffix(".done")
 	if testHookTakeoverRemoving != nil {
 		testHookTakeoverRemoving()
 	}
-	if os.Rename(marker, aside) != nil {
+	if renameName(marker, aside) != nil {
 		return
 	}
 	if ak, err := pathKey(aside); err == nil && ak != k {
-		os.Link(aside, marker)
+		linkName(aside, marker)
 	}
-	os.Remove(aside)
+	removeName(aside)
 }
 
 // testHookTakeoverRemoving, if set, runs in removeOwnTakeover once the
 // marker it read is found removable, before it is removed.
 var testHookTakeoverRemoving func()
 
-// readTakeover reads and parses the takeover marker of the lock at path,
-// with the same refusals as a lock file (no symlink, regular, one link).
-func readTakeover(path string) (takeoverRequest, fileKey, error) {
-	f, err := openLockFile(path+takeoverSuffix, false, 0)
+// readTakeover reads and parses the takeover marker of the lock on lock
+// at p, with the same refusals as a lock file (no symlink, regular, one
+// link), and refuses a marker whose owner is not the lock file's.
+func readTakeover(p lockPath, lock lockFile) (takeoverRequest, fileKey, error) {
+	f, err := openLockFileAt(p.withSuffix(takeoverSuffix), false, 0)
 	if err != nil {
 		return takeoverRequest{}, fileKey{}, err
 	}
 	defer f.Close()
+	if f.owner() != lock.owner() {
+		return takeoverRequest{}, fileKey{}, fmt.Errorf("%w: takeover marker owned by another user than the lock file", ErrUnsafePath)
+	}
 	req, err := parseTakeover(readRecordBytes(f))
 	return req, f.key(), err
 }

@@ -1,7 +1,6 @@
 package safeprobe
 
 import (
-	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -15,6 +14,7 @@ type linuxOS struct {
 	pollIn    func(fd int) (readable bool, err error)
 	closeFD   func(fd int) error
 	kill      func(pid int, sig syscall.Signal) error
+	tgkill    func(tgid, tid int, sig syscall.Signal) error
 	// readFile reads a small file into buf, returning the bytes read.
 	readFile func(name string, buf []byte) (int, error)
 }
@@ -33,27 +33,6 @@ var sys = linuxOS{
 	},
 	closeFD:  unix.Close,
 	kill:     syscall.Kill,
+	tgkill:   func(tgid, tid int, sig syscall.Signal) error { return unix.Tgkill(tgid, tid, sig) },
 	readFile: readSmallFile,
-}
-
-// readSmallFile reads name into buf without the allocations of os.ReadFile.
-// It reads once: procfs hands a whole stat or status line to one read of a
-// buffer large enough, and a second read only to learn of the end costs a
-// system call per probe.
-func readSmallFile(name string, buf []byte) (int, error) {
-	fd, err := unix.Open(name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return 0, err
-	}
-	defer unix.Close(fd)
-	for {
-		n, err := unix.Read(fd, buf)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return 0, &os.PathError{Op: "read", Path: name, Err: err}
-		}
-		return n, nil
-	}
 }

@@ -3,6 +3,7 @@ package safeprobe
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 // fakeWindows answers the probe's Windows calls for one process, to reach
 // what Wine does not produce: ERROR_ACCESS_DENIED (a protected process,
-// another user's) and calls that fail.
+// another user's, or a PID no process has) and calls that fail.
 type fakeWindows struct {
 	openErr  map[uint32]error // OpenProcess's error, by access mask
 	id       uint32           // GetProcessId: the PID of the opened process
@@ -22,7 +23,11 @@ type fakeWindows struct {
 	exitCode uint32 // GetExitCodeProcess
 	exitErr  error
 	created  windows.Filetime
+	exited   windows.Filetime // zero while the process runs
 	timesErr error
+	listed   []uint32 // the PIDs in the process list
+	listErr  error
+	lists    int // process lists taken
 
 	opened  []uint32 // access masks of the handles opened
 	pids    []uint32 // PIDs OpenProcess was asked for
@@ -69,9 +74,13 @@ func (f *fakeWindows) install(t *testing.T) {
 			use(h)
 			return f.exitCode, f.exitErr
 		},
-		getProcessTimes: func(h windows.Handle) (windows.Filetime, error) {
+		getProcessTimes: func(h windows.Handle) (windows.Filetime, windows.Filetime, error) {
 			use(h)
-			return f.created, f.timesErr
+			return f.created, f.exited, f.timesErr
+		},
+		processListed: func(pid uint32) (bool, error) {
+			f.lists++
+			return slices.Contains(f.listed, pid), f.listErr
 		},
 		closeHandle: func(h windows.Handle) error {
 			use(h)
@@ -108,9 +117,17 @@ func TestWindowsProbeInjected(t *testing.T) {
 		{name: "exited", f: fakeWindows{id: fakePID, event: windows.WAIT_OBJECT_0}, want: NotFound},
 		{name: "exited with STILL_ACTIVE", f: fakeWindows{id: fakePID, event: windows.WAIT_OBJECT_0, exitCode: stillActive}, want: NotFound},
 		{name: "no such process", f: fakeWindows{openErr: map[uint32]error{waitAccess: windows.ERROR_INVALID_PARAMETER}}, want: NotFound},
-		{name: "access denied", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied, queryAccess: denied}}, want: Running},
+		// Access denied proves nothing (psutil issue 2359): the process
+		// list decides.
+		{name: "access denied, listed", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied, queryAccess: denied}, listed: []uint32{4, fakePID}}, want: Running},
+		{name: "access denied, not listed", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied, queryAccess: denied}, listed: []uint32{4, fakePID + 4}}, want: NotFound},
+		{name: "access denied, alias of a listed process", pid: fakePID + 1, f: fakeWindows{openErr: map[uint32]error{waitAccess: denied, queryAccess: denied}, listed: []uint32{fakePID}}, want: NotFound},
+		{name: "access denied, process list fails", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied, queryAccess: denied}, listErr: windows.ERROR_NOT_ENOUGH_MEMORY}, wantErr: windows.ERROR_NOT_ENOUGH_MEMORY, call: "process list"},
 		{name: "only SYNCHRONIZE denied, running", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied}, id: fakePID, exitCode: stillActive}, want: Running},
 		{name: "only SYNCHRONIZE denied, exited", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied}, id: fakePID, exitCode: 1}, want: NotFound},
+		// A process may exit with 259, STILL_ACTIVE: its exit time says it has.
+		{name: "only SYNCHRONIZE denied, exited with STILL_ACTIVE", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied}, id: fakePID, exitCode: stillActive, exited: windows.Filetime{LowDateTime: 1, HighDateTime: 0x01dc0123}}, want: NotFound},
+		{name: "only SYNCHRONIZE denied, GetProcessTimes fails", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied}, id: fakePID, exitCode: stillActive, timesErr: windows.ERROR_INVALID_HANDLE}, wantErr: windows.ERROR_INVALID_HANDLE, call: "GetProcessTimes"},
 		{name: "only SYNCHRONIZE denied, alias", pid: fakePID + 2, f: fakeWindows{openErr: map[uint32]error{waitAccess: denied}, id: fakePID, exitCode: stillActive}, want: NotFound},
 		{name: "only SYNCHRONIZE denied, gone since", f: fakeWindows{openErr: map[uint32]error{waitAccess: denied, queryAccess: windows.ERROR_INVALID_PARAMETER}}, want: NotFound},
 		{name: "alias +1", pid: fakePID + 1, f: fakeWindows{id: fakePID, event: timeout}, want: NotFound},
@@ -138,6 +155,9 @@ func TestWindowsProbeInjected(t *testing.T) {
 			}
 			if len(f.opened) > 0 && f.opened[0] != waitAccess && f.openErr[waitAccess] == nil {
 				t.Errorf("first handle opened with access %#x, want %#x", f.opened[0], waitAccess)
+			}
+			if denied := f.openErr[queryAccess] != nil && errors.Is(f.openErr[queryAccess], windows.ERROR_ACCESS_DENIED); denied != (f.lists > 0) {
+				t.Errorf("process list taken %d times; want it exactly when OpenProcess denies all access", f.lists)
 			}
 			checkErr := Check(pid)
 			switch s {
@@ -215,7 +235,7 @@ func TestWindowsLookupInjected(t *testing.T) {
 		f          fakeWindows
 		wantErr    error
 	}{
-		{name: "access denied", call: "OpenProcess", f: fakeWindows{openErr: map[uint32]error{waitAccess: windows.ERROR_ACCESS_DENIED, queryAccess: windows.ERROR_ACCESS_DENIED}}, wantErr: windows.ERROR_ACCESS_DENIED},
+		{name: "access denied", call: "OpenProcess", f: fakeWindows{openErr: map[uint32]error{waitAccess: windows.ERROR_ACCESS_DENIED, queryAccess: windows.ERROR_ACCESS_DENIED}, listed: []uint32{fakePID}}, wantErr: windows.ERROR_ACCESS_DENIED},
 		{name: "GetProcessId fails", call: "GetProcessId", f: fakeWindows{idErr: windows.ERROR_INVALID_HANDLE}, wantErr: windows.ERROR_INVALID_HANDLE},
 		{name: "GetProcessTimes fails", call: "GetProcessTimes", f: fakeWindows{id: fakePID, event: timeout, timesErr: windows.ERROR_INVALID_HANDLE}, wantErr: windows.ERROR_INVALID_HANDLE},
 	} {

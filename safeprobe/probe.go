@@ -77,6 +77,10 @@ func ParsePID(s string) (int, error) {
 	return pid, nil
 }
 
+// Each probe_<os>.go defines probe(pid) and probeProcess(p), and
+// oslayer_<os>.go the table of system calls they make (sys), which tests
+// substitute.
+
 // Probe reports the state of the process with the given PID. The error is
 // non-nil only when the state is Unknown; it wraps ErrInvalidPID for a PID
 // that no process can have.

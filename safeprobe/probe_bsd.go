@@ -2,10 +2,7 @@
 
 package safeprobe
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // probe is kill(pid, 0) for existence, where EPERM means the process exists,
 // and the kernel's kinfo_proc for the zombie state. macOS has no procfs and
@@ -24,19 +21,4 @@ func probe(pid int) (State, error) {
 		return Zombie, nil
 	}
 	return Running, nil
-}
-
-func lookup(pid int) (Identity, error) {
-	info, err := sys.procInfo(pid)
-	switch {
-	case errors.Is(err, errNoProcess):
-		return Identity{}, processDone(pid)
-	case err != nil:
-		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
-	}
-	start, boot, err := sys.identity(info)
-	if err != nil {
-		return Identity{}, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
-	}
-	return Identity{PID: pid, StartTime: start, BootID: boot}, nil
 }

@@ -382,6 +382,13 @@ func TestProbeSignalsNothingButTheValidPID(t *testing.T) {
 		}
 		return saved.kill(pid, sig)
 	}
+	sys.tgkill = func(tgid, tid int, sig syscall.Signal) error {
+		calls = append(calls, fmt.Sprintf("tgkill(%d, %d, %d)", tgid, tid, sig))
+		if tgid <= 0 || tid <= 0 || sig != 0 {
+			t.Errorf("tgkill(%d, %d, %d) reached the kernel", tgid, tid, sig)
+		}
+		return saved.tgkill(tgid, tid, sig)
+	}
 	for _, pid := range invalidPIDs {
 		Probe(pid)
 		Check(pid)

@@ -14,7 +14,3 @@ func probe(pid int) (State, error) {
 func probeProcess(p *os.Process) (State, error) {
 	return probe(p.Pid)
 }
-
-func lookup(pid int) (Identity, error) {
-	return Identity{}, fmt.Errorf("safeprobe: identity of process %d: %w", pid, ErrUnsupported)
-}

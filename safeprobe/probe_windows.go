@@ -17,8 +17,10 @@ const stillActive = 259
 // probe opens the process and asks whether its handle is signaled:
 //
 //   - OpenProcess fails with ERROR_INVALID_PARAMETER for a PID no process
-//     object has, and with ERROR_ACCESS_DENIED for a process that exists but
-//     that the caller may not open (a protected process, another user's).
+//     object has, and with ERROR_ACCESS_DENIED for a process the caller may
+//     not open (a protected process, another user's), but also for some
+//     PIDs no process has (psutil issue 2359): access denied proves
+//     nothing, and the system's process list decides (probeListed).
 //   - The kernel ignores a PID's two low bits, so OpenProcess(pid+1..pid+3)
 //     opens process pid: GetProcessId(h) must equal the PID asked for.
 //   - A process handle is signaled once the process has exited. Windows has
@@ -31,8 +33,8 @@ func probe(pid int) (State, error) {
 	const access = windows.SYNCHRONIZE | windows.PROCESS_QUERY_LIMITED_INFORMATION
 	h, err := sys.openProcess(access, uint32(pid))
 	if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
-		// The process exists. Without SYNCHRONIZE the handle cannot be
-		// waited on, but a query-only handle still tells an alias apart.
+		// Without SYNCHRONIZE the handle cannot be waited on, but a
+		// query-only handle still tells an alias apart and an exit.
 		return probeQueryOnly(pid)
 	}
 	if s, err := openState(pid, err); s != Running {
@@ -55,12 +57,13 @@ func probe(pid int) (State, error) {
 }
 
 // probeQueryOnly probes a process the caller may not open with SYNCHRONIZE.
-// An exit code other than STILL_ACTIVE proves the process has exited; with
-// STILL_ACTIVE, or no access at all, it exists as far as anyone can tell.
+// An exit code other than STILL_ACTIVE proves the process has exited. A
+// process may exit with 259, STILL_ACTIVE itself: then its exit time, zero
+// until it exits, tells. Without even query access, probeListed decides.
 func probeQueryOnly(pid int) (State, error) {
 	h, err := sys.openProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, uint32(pid))
 	if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
-		return Running, nil
+		return probeListed(pid)
 	}
 	if s, err := openState(pid, err); s != Running {
 		return s, err
@@ -76,7 +79,29 @@ func probeQueryOnly(pid int) (State, error) {
 	case code != stillActive:
 		return NotFound, nil
 	}
+	_, exited, err := sys.getProcessTimes(h)
+	switch {
+	case err != nil:
+		return Unknown, fmt.Errorf("safeprobe: process %d: GetProcessTimes: %w", pid, err)
+	case exited != (windows.Filetime{}):
+		return NotFound, nil // exited with code 259
+	}
 	return Running, nil
+}
+
+// probeListed probes a PID that OpenProcess refuses to open at all. Access
+// denied does not prove a process has the PID, so the system's process
+// list decides: Running if a process with exactly this PID is listed (an
+// alias, pid+1..pid+3, never is), NotFound if not.
+func probeListed(pid int) (State, error) {
+	listed, err := sys.processListed(uint32(pid))
+	switch {
+	case err != nil:
+		return Unknown, fmt.Errorf("safeprobe: process %d: OpenProcess: access denied, and the process list: %w", pid, err)
+	case listed:
+		return Running, nil
+	}
+	return NotFound, nil
 }
 
 // openState maps the error of OpenProcess (other than ERROR_ACCESS_DENIED) to

@@ -277,3 +277,69 @@ func TestWindowsCheckProcessAfterWaitOrRelease(t *testing.T) {
 		t.Errorf("CheckProcess(released process) = %v; want ErrInvalidPID", err)
 	}
 }
+
+// denyOpen makes OpenProcess fail with ERROR_ACCESS_DENIED for every
+// access mask deny accepts, as it does for a protected process or another
+// user's, which Wine never does; every other call stays real.
+func denyOpen(t *testing.T, deny func(access uint32) bool) {
+	t.Helper()
+	saved := sys
+	t.Cleanup(func() { sys = saved })
+	sys.openProcess = func(access, pid uint32) (windows.Handle, error) {
+		if deny(access) {
+			return windows.InvalidHandle, windows.ERROR_ACCESS_DENIED
+		}
+		return saved.openProcess(access, pid)
+	}
+}
+
+// TestWindowsQueryOnlyExitCode259: a process the caller may not open with
+// SYNCHRONIZE is probed through its exit code, and 259 (STILL_ACTIVE) is
+// also a code a process can exit with: the exit time tells them apart. Real
+// children under Wine; SYNCHRONIZE is denied through the OS layer.
+func TestWindowsQueryOnlyExitCode259(t *testing.T) {
+	denyOpen(t, func(access uint32) bool { return access&windows.SYNCHRONIZE != 0 })
+	for _, code := range []int{259, 0} {
+		t.Run(fmt.Sprintf("exit%d", code), func(t *testing.T) {
+			cmd, stdin := startChild(t, code)
+			pid := cmd.Process.Pid
+			if s, err := Probe(pid); s != Running || err != nil {
+				t.Fatalf("Probe(running child) = %v, %v; want running", s, err)
+			}
+			stdin.Close()
+			// The child's object lives on (cmd holds a handle) until Wait.
+			if s := waitExited(t, pid); s != NotFound {
+				t.Fatalf("Probe(child exited with %d, SYNCHRONIZE denied) = %v; want not found", code, s)
+			}
+			if err := cmd.Wait(); cmd.ProcessState.ExitCode() != code {
+				t.Fatalf("child exit code %d (%v), want %d", cmd.ProcessState.ExitCode(), err, code)
+			}
+		})
+	}
+}
+
+// TestWindowsAccessDeniedAsksProcessList: OpenProcess's ERROR_ACCESS_DENIED
+// does not prove the PID names a process (psutil issue 2359); the process
+// list (a real Toolhelp snapshot under Wine) decides. The denial is
+// injected through the OS layer: Wine never denies.
+func TestWindowsAccessDeniedAsksProcessList(t *testing.T) {
+	cmd, stdin := startChild(t, 0)
+	child := cmd.Process.Pid
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	denyOpen(t, func(uint32) bool { return true })
+	self := os.Getpid()
+	if s, err := Probe(self); s != Running || err != nil {
+		t.Errorf("Probe(self, access denied) = %v, %v; want running: it is listed", s, err)
+	}
+	for _, c := range []struct {
+		name string
+		pid  int
+	}{{"exited child", child}, {"self+1", self + 1}, {"self+3", self + 3}, {"MaxPID", MaxPID}} {
+		if s, err := Probe(c.pid); s != NotFound || err != nil {
+			t.Errorf("Probe(%s %d, access denied) = %v, %v; want not found: it is not listed", c.name, c.pid, s, err)
+		}
+	}
+}
