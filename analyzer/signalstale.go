@@ -78,11 +78,6 @@ func (p *pidFlow) reportStale(rule string, d funcDecl, cur inspector.Cursor, s *
 	if o.readIn != nil && o.readIn != d.fn && p.summary[o.readIn].verifies {
 		return
 	}
-	if o.readIn != nil && p.starts[o.readIn] {
-		// Read where a process is started: the PID file of a child
-		// it runs (runc --pid-file, a daemon's first start).
-		return
-	}
 	fs := p.r.fileOf(s.call.Pos())
 	if fs == nil {
 		return

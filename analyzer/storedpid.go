@@ -650,7 +650,12 @@ func (p *pidFlow) callOrigin(in *types.Func, call *ast.CallExpr) *pidOrigin {
 	if fn == nil {
 		return nil
 	}
+	// A PID file read where a process is started is the child's (runc
+	// --pid-file, a daemon's first start): its PID is not stale.
+	fresh := p.starts[in]
 	switch {
+	case fresh && (isPkgFunc(fn, "os", "ReadFile", "Open", "OpenFile") || isPkgFunc(fn, "io/ioutil", "ReadFile") || p.storedFact(fn) != nil):
+		return nil
 	case isPkgFunc(fn, "os", "ReadFile", "Open", "OpenFile") || isPkgFunc(fn, "io/ioutil", "ReadFile"):
 		if len(call.Args) == 0 || p.kernelPath(in, call.Args[0], 0) {
 			return nil

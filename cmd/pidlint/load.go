@@ -13,8 +13,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -141,27 +143,16 @@ func dropBodies(f *ast.File) {
 }
 
 // forgiveUnusedImports drops the "imported and not used" errors that
-// dropping function bodies causes, and recomputes IllTyped (called after
-// the package's imports).
+// dropping function bodies causes in a package, and recomputes IllTyped
+// (called after the package's imports). Errors are matched by package, not
+// file: a cgo package's errors name its source files, not the generated
+// files that were parsed.
 func forgiveUnusedImports(p *packages.Package, stripped *sync.Map) {
-	drop := func(pos token.Position, msg string) bool {
-		_, ok := stripped.Load(pos.Filename)
-		return ok && strings.Contains(msg, "imported") && strings.HasSuffix(msg, "not used")
+	if slices.ContainsFunc(p.CompiledGoFiles, func(name string) bool { _, ok := stripped.Load(name); return ok }) {
+		unused := func(msg string) bool { return strings.Contains(msg, "imported") && strings.HasSuffix(msg, "not used") }
+		p.TypeErrors = slices.DeleteFunc(p.TypeErrors, func(e types.Error) bool { return e.Soft && unused(e.Msg) })
+		p.Errors = slices.DeleteFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.TypeError && unused(e.Msg) })
 	}
-	kept := p.TypeErrors[:0]
-	for _, e := range p.TypeErrors {
-		if !(e.Soft && drop(e.Fset.Position(e.Pos), e.Msg)) {
-			kept = append(kept, e)
-		}
-	}
-	p.TypeErrors = kept
-	errs := p.Errors[:0]
-	for _, e := range p.Errors {
-		if !(e.Kind == packages.TypeError && drop(parsePosn(e.Pos), e.Msg)) {
-			errs = append(errs, e)
-		}
-	}
-	p.Errors = errs
 	p.IllTyped = len(p.Errors) > 0
 	for _, imp := range p.Imports {
 		p.IllTyped = p.IllTyped || imp.IllTyped

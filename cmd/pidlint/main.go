@@ -21,7 +21,11 @@
 // for that GOOS hold something a rule looks at. A finding that several
 // builds report is reported once; their suggested fixes are kept when they
 // agree. A package that does not type-check for one GOOS (cgo-only code)
-// is skipped for that GOOS with a line saying so.
+// is skipped for that GOOS with a line saying so. With an empty build
+// cache (a fresh CI runner), where go vet would first compile every
+// dependency, pidlint loads the packages in its own process instead,
+// checking the dependencies it does not report on from their declarations
+// only.
 //
 // Output: text on standard error; -json go vet's JSON on standard output;
 // -format=sarif a SARIF 2.1.0 log for code scanning dashboards;

@@ -51,12 +51,13 @@ func (d *driver) listPackages(opts *options, goos string, patterns []string) ([]
 	return pkgs, nil
 }
 
-// probeWords are the identifiers and strings some rule looks for: a file
+// probeWords are the calls and strings some rule looks for: a file
 // without any of them holds no finding (but for calls of wrappers
-// declared elsewhere; see extraBuilds).
+// declared elsewhere; see packagesFor). Calls, not names: "os.Signal" and
+// "cobra.Command" are everywhere and probe nothing.
 var probeWords = [][]byte{
-	[]byte("Kill"), []byte("Signal"), []byte("Syscall"), []byte("FindProcess"),
-	[]byte("/proc"), []byte("Command"),
+	[]byte("Kill("), []byte("Signal("), []byte("Syscall"), []byte("FindProcess("),
+	[]byte("/proc"), []byte("exec.Command"),
 }
 
 // mayHoldProbe reports whether src names something a rule looks at.

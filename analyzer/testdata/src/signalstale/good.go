@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/shirou/gopsutil/v4/process"
@@ -311,4 +312,37 @@ func (e *execProcess) goodKill(sig syscall.Signal) error { // want goodKill:"kil
 		return errors.New("not started")
 	}
 	return syscall.Kill(e.pid, sig)
+}
+
+// The same PID behind a locked accessor, as a shim keeps it.
+type lockedPID struct {
+	mu  sync.Mutex
+	pid int
+}
+
+func (l *lockedPID) get() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.pid
+}
+
+type shimExec struct {
+	pid     lockedPID
+	pidFile string
+}
+
+func (e *shimExec) start(cmd *exec.Cmd) error {
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	pid, err := readPID(e.pidFile)
+	if err != nil {
+		return err
+	}
+	e.pid.pid = pid
+	return nil
+}
+
+func (e *shimExec) goodKill() error {
+	return syscall.Kill(e.pid.get(), syscall.SIGKILL)
 }
