@@ -132,21 +132,28 @@ func (r *runner) pidFlow() *pidFlow {
 		starts: map[*types.Func]bool{}, ownPIDVars: map[*types.Var]bool{},
 	}
 	r.flow = p
+	// Follow PIDs only where one can reach a signal or a PID file of the
+	// package's own, or leave through an exported function's result.
+	var source, sink, own bool
 	for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
-		if fn := callee(p.info, cur.Node().(*ast.CallExpr)); fn != nil && p.interesting(fn) {
-			p.active = true
-			break
+		if fn := callee(p.info, cur.Node().(*ast.CallExpr)); fn != nil {
+			s, k, o := p.interesting(fn)
+			source, sink, own = source || s, sink || k, own || o
 		}
 	}
-	if !p.active {
-		return p
-	}
+	exportsRecord := false
 	for cur := range r.in.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := cur.Node().(*ast.FuncDecl)
 		if fn, ok := p.info.Defs[fd.Name].(*types.Func); ok && fd.Body != nil {
 			p.declIndex[fn] = len(p.decls)
 			p.decls = append(p.decls, funcDecl{fn, cur})
+			exportsRecord = exportsRecord || fn.Exported() && returnsRecord(fn)
 		}
+	}
+	p.active = sink || own || source && exportsRecord
+	if !p.active {
+		p.decls = nil
+		return p
 	}
 	p.summarize()
 	// Taint to a fixed point: a round adds variables, fields and facts; a
@@ -176,12 +183,16 @@ func (r *runner) pidFlow() *pidFlow {
 	return p
 }
 
-// interesting reports whether a call may start or end a stored PID's flow.
-func (p *pidFlow) interesting(fn *types.Func) bool {
-	return isPkgFunc(fn, "os", "ReadFile", "Open", "OpenFile", "Getpid") || isPkgFunc(fn, "io/ioutil", "ReadFile") ||
-		isPkgFunc(fn, syscallPath, "Kill") || isPkgFunc(fn, unixPath, "Kill") ||
-		isProcessMethod(fn, "Signal") || isProcessMethod(fn, "Kill") ||
-		p.isSafeprobe(fn) || fn.Pkg() != p.r.pass.Pkg && (p.storedFact(fn) != nil || p.signalsFact(fn) != nil)
+// interesting says whether a call may read a PID from storage (source),
+// signal one (sink), or ask for the own PID (own).
+func (p *pidFlow) interesting(fn *types.Func) (source, sink, own bool) {
+	foreign := fn.Pkg() != p.r.pass.Pkg
+	source = isPkgFunc(fn, "os", "ReadFile", "Open", "OpenFile") || isPkgFunc(fn, "io/ioutil", "ReadFile") ||
+		p.isSafeprobe(fn) || foreign && p.storedFact(fn) != nil
+	sink = isPkgFunc(fn, syscallPath, "Kill") || isPkgFunc(fn, unixPath, "Kill") ||
+		isProcessMethod(fn, "Signal") || isProcessMethod(fn, "Kill") || foreign && p.signalsFact(fn) != nil
+	own = isPkgFunc(fn, "os", "Getpid") || isPkgFunc(fn, syscallPath, "Getpid") || isPkgFunc(fn, unixPath, "Getpid")
+	return source, sink, own
 }
 
 // declOf returns the declaration of fn in this package.
