@@ -27,7 +27,7 @@ var goosOf = map[string]string{
 	"proc/proc_darwin.go":             "on darwin (",
 	"proc/proc_freebsd.go":            "on freebsd (",
 	"proc/proc_windows.go":            "on windows (",
-	"proc/procfs.go":                  "on every OS but linux (",
+	"proc/procfs.go":                  "on any OS but linux (",
 }
 
 // noCgo keeps the cgo file of testdata/goos/cgoonly out of every build:
