@@ -5,6 +5,7 @@ package main
 // the same time; then one merged list of findings.
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,9 +28,9 @@ func (d *driver) analyze(opts *options) (*report, error) {
 	}
 	files := newFileIndex()
 	primary, others := opts.goos[0], opts.goos[1:]
-	dir := d.dir
-	if dir == "" {
-		dir = "."
+	dir, err := filepath.Abs(cmp.Or(d.dir, "."))
+	if err != nil {
+		return nil, err
 	}
 	moduleDir := moduleRoot(dir)
 	// With an empty build cache, go vet would first compile every
@@ -51,18 +52,31 @@ func (d *driver) analyze(opts *options) (*report, error) {
 			builds = append(builds, b)
 		}
 	}
-	wg.Go(func() {
-		if cold {
-			// Every package of the main module may be analyzed.
-			record(d.load(primary, opts, opts.patterns, func(name string) bool { return under(moduleDir, name) }))
-		} else {
-			record(d.vet(primary, opts, opts.patterns, files))
-		}
-	})
-	// Each other build finds the packages that differ for its GOOS (a walk
-	// of the tree for directory patterns, else go list without
-	// dependencies) while the first build runs, and analyzes them, if any.
+	// The directories the patterns name: a walk of the tree for directory
+	// patterns, else go list without dependencies (per GOOS, below).
 	walked, byWalk := patternDirs(dir, opts.patterns)
+	wg.Go(func() {
+		if !cold {
+			record(d.vet(primary, opts, opts.patterns, files))
+			return
+		}
+		// Function bodies are kept in the packages the patterns name.
+		roots := make(map[string]bool)
+		pkgs := dirPackages(dir, walked)
+		if !byWalk {
+			var err error
+			if pkgs, err = d.listPackages(opts, primary, opts.patterns); err != nil {
+				record(nil, err)
+				return
+			}
+		}
+		for _, p := range pkgs {
+			roots[filepath.Clean(p.Dir)] = true
+		}
+		record(d.load(primary, opts, opts.patterns, func(name string) bool { return inDirs(roots, name) }))
+	})
+	// Each other build finds the packages that differ for its GOOS while
+	// the first build runs, and analyzes them, if any.
 	for _, goos := range others {
 		wg.Go(func() {
 			pkgs := dirPackages(dir, walked)

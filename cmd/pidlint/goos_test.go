@@ -8,14 +8,16 @@ import (
 	"testing"
 )
 
-// goosFindings are the findings in testdata/goos: every probe sits in a
-// file that does not build on Linux.
+// goosFindings are the findings in testdata/goos: every probe but one
+// (procfs.go, which names no kill or signal call) sits in a file that does
+// not build on Linux.
 var goosFindings = []want{
 	{"darwinonly/darwinonly_darwin.go", 8, "PL001"},
 	{"proc/bsd.go", 9, "PL001"},
 	{"proc/proc_darwin.go", 7, "PL001"},
 	{"proc/proc_freebsd.go", 7, "PL001"},
 	{"proc/proc_windows.go", 14, "PL002"},
+	{"proc/procfs.go", 10, "PL004"},
 }
 
 // goosOf is the OS each finding's message must name.
@@ -25,6 +27,7 @@ var goosOf = map[string]string{
 	"proc/proc_darwin.go":             "on darwin (",
 	"proc/proc_freebsd.go":            "on freebsd (",
 	"proc/proc_windows.go":            "on windows (",
+	"proc/procfs.go":                  "on every OS but linux (",
 }
 
 // noCgo keeps the cgo file of testdata/goos/cgoonly out of every build:
@@ -64,13 +67,13 @@ func TestEveryGOOS(t *testing.T) {
 	// On the host alone only the syntax-only check of ignored files sees
 	// one of them.
 	r = mustRun(t, exitFindings, dir, noCgo, bin, "-goos=host", "./...")
-	wantHost := []want{{"proc/proc_windows.go", 14, "PL002"}}
+	wantHost := []want{{"proc/proc_windows.go", 14, "PL002"}, {"proc/procfs.go", 10, "PL004"}}
 	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, wantHost) {
 		t.Errorf("-goos=host: %v, want %v", got, wantHost)
 	}
 	r = mustRun(t, exitFindings, dir, noCgo, bin, "-goos=host,freebsd", "./...")
 	// No build analyzes the Windows file: the syntax-only check still does.
-	wantFreeBSD := []want{{"proc/bsd.go", 9, "PL001"}, {"proc/proc_freebsd.go", 7, "PL001"}, {"proc/proc_windows.go", 14, "PL002"}}
+	wantFreeBSD := []want{{"proc/bsd.go", 9, "PL001"}, {"proc/proc_freebsd.go", 7, "PL001"}, {"proc/proc_windows.go", 14, "PL002"}, {"proc/procfs.go", 10, "PL004"}}
 	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, wantFreeBSD) {
 		t.Errorf("-goos=host,freebsd: %v, want %v", got, wantFreeBSD)
 	}

@@ -122,11 +122,6 @@ func findingOf(pkg, goos string, fset *token.FileSet, diag analysis.Diagnostic) 
 	return f
 }
 
-// under reports whether the file name is in dir or below.
-func under(dir, name string) bool {
-	return dir != "" && strings.HasPrefix(name, dir+string(filepath.Separator))
-}
-
 // inDirs reports whether the file name is in one of dirs.
 func inDirs(dirs map[string]bool, name string) bool {
 	return dirs[filepath.Dir(name)]
