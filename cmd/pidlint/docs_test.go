@@ -34,7 +34,8 @@ func TestRulesDoc(t *testing.T) {
 	// Each rule has its anchor, title and examples.
 	doc := buf.String()
 	for _, r := range analyzer.Rules {
-		for _, s := range []string{`<a id="` + strings.ToLower(r.ID) + `"></a>`, "## " + r.ID + " " + r.Name, "(#" + strings.ToLower(r.ID) + ")", r.Bad, r.Good} {
+		row := "(#" + strings.ToLower(r.ID) + ") | " + r.Name + " | " + escape(r.Title) + " | " + fixColumn(r) + " |"
+		for _, s := range []string{`<a id="` + strings.ToLower(r.ID) + `"></a>`, "## " + r.ID + " " + r.Name, row, r.Bad, r.Good} {
 			if !strings.Contains(doc, s) {
 				t.Errorf("docs/rules.md: no %q", s)
 			}

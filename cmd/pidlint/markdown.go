@@ -41,10 +41,12 @@ func writeMarkdown(w io.Writer) error {
 that goes wrong on some OS. Diagnostics start with the rule's ID; "pidlint
 -explain PL00N" prints the same text as its section here. With -strict,
 probes that are correct where they stand but bypass safeprobe are reported
-too, with the category raw-probe.`))
-	b.WriteString("\n\n| ID | Name | Reports |\n| --- | --- | --- |\n")
+too, with the category raw-probe. The Fix column says whether a rule's
+findings carry a suggested fix that pidlint -fix applies; the others need
+a hand.`))
+	b.WriteString("\n\n| ID | Name | Reports | Fix |\n| --- | --- | --- | --- |\n")
 	for _, r := range analyzer.Rules {
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s |\n", r.ID, r.Anchor(), r.Name, escape(r.Title))
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, escape(r.Title), fixColumn(r))
 	}
 	for _, r := range analyzer.Rules {
 		fmt.Fprintf(&b, "\n<a id=%q></a>\n\n%s", r.Anchor(), ruleSection(r))
@@ -95,11 +97,7 @@ func readmeRuleTable() string {
 	var b strings.Builder
 	b.WriteString("| ID | name | reports | wrong on | fix |\n|---|---|---|---|---|\n")
 	for _, r := range analyzer.Rules {
-		fix := "no"
-		if r.Fix {
-			fix = "yes"
-		}
-		fmt.Fprintf(&b, "| [%s](docs/rules.md#%s) | %s | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, r.Summary, r.OS, fix)
+		fmt.Fprintf(&b, "| [%s](docs/rules.md#%s) | %s | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, r.Summary, r.OS, fixColumn(r))
 	}
 	return b.String()
 }
@@ -122,4 +120,12 @@ func docRuleList() string {
 // rules.
 func ruleRange() string {
 	return analyzer.Rules[0].ID + ".." + analyzer.Rules[len(analyzer.Rules)-1].ID
+}
+
+// fixColumn says in docs/rules.md's table whether the rule offers a fix.
+func fixColumn(r analyzer.Rule) string {
+	if r.Fix {
+		return "yes"
+	}
+	return "no"
 }
