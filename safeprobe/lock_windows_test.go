@@ -611,23 +611,32 @@ func TestWindowsForeignOwnerRefused(t *testing.T) {
 	}
 }
 
-// TestWindowsForeignTakeoverIgnored: a takeover marker another user owns
-// does not make the holder leave. Owners injected as above.
-func TestWindowsForeignTakeoverIgnored(t *testing.T) {
+// heldLockWithTakeover holds a new lock with a takeover marker beside it,
+// written by this process and so owned as the lock file, that the holder
+// sees; the caller then injects another owner.
+func heldLockWithTakeover(t *testing.T) *Lock {
+	t.Helper()
 	requester := runningChild(t)
 	path := filepath.Join(lockTestDir(t), "d.pid")
 	l, err := TryAcquire(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release()
+	t.Cleanup(func() { l.Release() })
 	marker := fmt.Sprintf(`{"v":1,"pid":%d,"start":%d,"requested":"2000-01-01T00:00:00Z","expires":"2999-01-01T00:00:00Z"}`+"\n", requester.PID, requester.StartTime)
 	if err := os.WriteFile(path+takeoverSuffix, []byte(marker), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if ok, who := l.TakeoverRequested(); !ok || who.PID != requester.PID {
-		t.Fatalf("own user's marker: TakeoverRequested = %v, %v; want the request seen", ok, who)
+		t.Fatalf("marker owned as the lock file: TakeoverRequested = %v, %v; want the request seen", ok, who)
 	}
+	return l
+}
+
+// TestWindowsForeignTakeoverIgnored: a takeover marker another user owns
+// does not make the holder leave. Owners injected as above.
+func TestWindowsForeignTakeoverIgnored(t *testing.T) {
+	l := heldLockWithTakeover(t)
 	ownFiles(t, foreignSID)
 	if ok, who := l.TakeoverRequested(); ok {
 		t.Errorf("another user's marker: TakeoverRequested = true, %v; want it ignored", who)
@@ -639,20 +648,7 @@ func TestWindowsForeignTakeoverIgnored(t *testing.T) {
 // trusted owner (SYSTEM or Administrators while the lock file is this
 // user's) is ignored. Owners injected as above.
 func TestWindowsTakeoverOwnerMustMatch(t *testing.T) {
-	requester := runningChild(t)
-	path := filepath.Join(lockTestDir(t), "d.pid")
-	l, err := TryAcquire(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Release()
-	marker := fmt.Sprintf(`{"v":1,"pid":%d,"start":%d,"requested":"2000-01-01T00:00:00Z","expires":"2999-01-01T00:00:00Z"}`+"\n", requester.PID, requester.StartTime)
-	if err := os.WriteFile(path+takeoverSuffix, []byte(marker), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if ok, who := l.TakeoverRequested(); !ok || who.PID != requester.PID {
-		t.Fatalf("marker owned as the lock file: TakeoverRequested = %v, %v; want the request seen", ok, who)
-	}
+	l := heldLockWithTakeover(t)
 	other := "S-1-5-18" // SYSTEM, unless that owns the lock file
 	if l.f.owner() == fileOwner(other) {
 		other = "S-1-5-32-544"
