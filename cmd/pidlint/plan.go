@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -51,19 +52,32 @@ func (d *driver) listPackages(opts *options, goos string, patterns []string) ([]
 	return pkgs, nil
 }
 
-// probeWords are the calls and strings some rule looks for: a file
-// without any of them holds no finding (but for calls of wrappers
-// declared elsewhere; see packagesFor). Calls, not names: "os.Signal" and
-// "cobra.Command" are everywhere and probe nothing.
-var probeWords = [][]byte{
-	[]byte("Kill("), []byte("Signal("), []byte("Syscall"), []byte("FindProcess("),
-	[]byte("/proc"), []byte("exec.Command"),
-}
+// probeCall finds the calls some rule looks at: syscall.Kill(pid, sig),
+// p.Signal(sig), os.FindProcess(pid), the Syscall family (SYS_KILL), a
+// "/proc path and exec.Command. A file without any holds no finding (but
+// for calls of wrappers declared elsewhere; see packagesFor). Calls, not
+// names: "os.Signal", "cobra.Command", "CleanOnSignal()" and
+// ".../process" are everywhere and probe nothing.
+var probeCall = regexp.MustCompile("(\\w*)\\.(Kill|Signal|FindProcess)\\(\\s*[^)\\s]|Syscall|[\"`]/proc|exec\\.Command")
 
-// mayHoldProbe reports whether src names something a rule looks at.
+// shellProbeWord finds the programs PL005 knows as a program name ("ps",
+// "/bin/kill", "tasklist.exe") or a script's command ("kill -0",
+// "ps -p", "pgrep"): without one, an exec.Command runs no probe. A
+// variable named ps is none.
+var shellProbeWord = regexp.MustCompile("(?i)\\b(kill|ps|pkill|lsof|tasklist)(\\.exe)?([\"`]|\\s+[-/])|\\bpgrep\\b")
+
+// mayHoldProbe reports whether src calls something a rule looks at.
 func mayHoldProbe(src []byte) bool {
-	for _, w := range probeWords {
-		if bytes.Contains(src, w) {
+	for _, m := range probeCall.FindAllSubmatch(src, -1) {
+		switch {
+		case bytes.Equal(m[0], []byte("exec.Command")):
+			if shellProbeWord.Match(src) {
+				return true
+			}
+		case len(m[1]) > 0 && bytes.Equal(m[2], []byte("Signal")) &&
+			(bytes.Equal(m[1], []byte("syscall")) || bytes.Equal(m[1], []byte("unix"))):
+			// syscall.Signal(n) converts; it signals nothing.
+		default:
 			return true
 		}
 	}

@@ -1,0 +1,43 @@
+package main
+
+import "testing"
+
+// TestMayHoldProbe checks the scan that decides which files need another
+// GOOS's build: every call a rule looks at is seen, and names that only
+// look like one (a conversion, a method without the argument, an import
+// path, a command that runs no probe, a variable named ps) are not.
+func TestMayHoldProbe(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{`err := syscall.Kill(pid, 0)`, true},
+		{`unix.Kill(pid, unix.Signal(0))`, true},
+		{`return p.Signal(syscall.Signal(0)) == nil`, true},
+		{`return getProcess().Signal(
+			sig)`, true},
+		{`p, err := os.FindProcess(pid)`, true},
+		{`unix.Syscall(unix.SYS_KILL, uintptr(pid), 0, 0)`, true},
+		{`_, err := os.Stat("/proc/" + strconv.Itoa(pid))`, true},
+		{"_, err := os.Stat(filepath.Join(`/proc`, pid))", true},
+		{`exec.Command("kill", "-0", strconv.Itoa(pid)).Run()`, true},
+		{`exec.Command("/usr/bin/ps", "-p", pid)`, true},
+		{`exec.CommandContext(ctx, "tasklist.exe", "/FI", "PID eq "+pid)`, true},
+		{"exec.Command(\"sh\", \"-c\", `\n\tkill -0 $pid`)", true},
+		{`exec.Command("sh", "-c", "pgrep podman")`, true},
+
+		{`var sigs = map[string]syscall.Signal{"HUP": syscall.Signal(0x1)}`, false},
+		{`go callbackFuncs.CleanOnSignal()`, false},
+		{`return fmt.Errorf("terminated by %s", status.Signal().String())`, false},
+		{`_ = proc.Kill()`, false},
+		{`func sigKill(_ int) error { return nil }`, false},
+		{`import psutil "github.com/shirou/gopsutil/v4/process"`, false},
+		{`out, err := exec.Command("sw_vers", "--productVersion").Output()`, false},
+		{"fn(func(ps *Settings) { ps.Quantity = n })\nexec.Command(\"powershell\", \"-command\", script)", false},
+		{`var c *cobra.Command; var s os.Signal`, false},
+	} {
+		if got := mayHoldProbe([]byte(tc.src)); got != tc.want {
+			t.Errorf("mayHoldProbe(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
