@@ -85,15 +85,29 @@ func mayHoldProbe(src []byte) bool {
 }
 
 // buildContext is go/build's view of a GOOS build: the host's
-// architecture, cgo only on the host (the go command turns it off when
-// cross-compiling).
+// architecture, the build tags GOFLAGS gives the go command, cgo only on
+// the host (the go command turns it off when cross-compiling).
 func buildContext(goos string) *build.Context {
 	ctx := build.Default
 	ctx.GOOS = goos
+	ctx.BuildTags = goflagsTags()
 	if goos != runtime.GOOS {
 		ctx.CgoEnabled = false
 	}
 	return &ctx
+}
+
+// goflagsTags returns the tags of -tags in $GOFLAGS: a file they exclude
+// is not in the go command's build, and a package with no other file for
+// a GOOS would fail that GOOS's whole go vet run.
+func goflagsTags() []string {
+	var tags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "tags="); ok && f[0] == '-' {
+			tags = strings.FieldsFunc(v, func(r rune) bool { return r == ',' })
+		}
+	}
+	return tags
 }
 
 // buildsFor reports whether the file name in dir builds for goos.

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // TestMayHoldProbe checks the scan that decides which files need another
 // GOOS's build: every call a rule looks at is seen, and names that only
@@ -38,6 +42,34 @@ func TestMayHoldProbe(t *testing.T) {
 	} {
 		if got := mayHoldProbe([]byte(tc.src)); got != tc.want {
 			t.Errorf("mayHoldProbe(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestPackagesForGOFLAGSTags checks that the plan sees the files the go
+// command sees: with GOFLAGS=-tags=remote a FreeBSD file marked !remote
+// is not built, so its package needs no FreeBSD build (planned, it would
+// fail the whole FreeBSD go vet run: "build constraints exclude all Go
+// files").
+func TestPackagesForGOFLAGSTags(t *testing.T) {
+	dir := t.TempDir()
+	src := "//go:build !remote\n\npackage p\n\nimport \"syscall\"\n\nfunc alive(pid int) bool { return syscall.Kill(pid, 0) == nil }\n"
+	if err := os.WriteFile(filepath.Join(dir, "p_freebsd.go"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	pkgs := []listedPackage{{Dir: dir, ImportPath: "example.com/p", GoFiles: []string{"p_freebsd.go"}}}
+	for _, tc := range []struct {
+		goflags string
+		want    int
+	}{
+		{"", 1},
+		{"-mod=mod", 1},
+		{"-tags=remote", 0},
+		{"-mod=mod --tags=other,remote", 0},
+	} {
+		t.Setenv("GOFLAGS", tc.goflags)
+		if paths, _ := packagesFor(pkgs, "freebsd", "linux"); len(paths) != tc.want {
+			t.Errorf("GOFLAGS=%q: planned %v for freebsd, want %d packages", tc.goflags, paths, tc.want)
 		}
 	}
 }
