@@ -11,12 +11,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/build"
+	"go/scanner"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -60,18 +63,38 @@ func (d *driver) listPackages(opts *options, goos string, patterns []string) ([]
 // ".../process" are everywhere and probe nothing.
 var probeCall = regexp.MustCompile("(\\w*)\\.(Kill|Signal|FindProcess)\\(\\s*[^)\\s]|Syscall|[\"`]/proc|exec\\.Command")
 
-// shellProbeWord finds the programs PL005 knows as a program name ("ps",
-// "/bin/kill", "tasklist.exe") or a script's command ("kill -0",
-// "ps -p", "pgrep"): without one, an exec.Command runs no probe. A
-// variable named ps is none.
-var shellProbeWord = regexp.MustCompile("(?i)\\b(kill|ps|pkill|lsof|tasklist)(\\.exe)?([\"`]|\\s+[-/])|\\bpgrep\\b")
+// probeProgram matches a string constant PL005 may take for a probe: a
+// program it knows ("ps", "/bin/kill", "pgrep.exe"), a tasklist filter
+// ("PID eq N") or a script running one ("kill -0 $pid", "ps -p").
+var probeProgram = regexp.MustCompile(`(?i)^(.*[/\\])?(kill|ps|pgrep|pkill|lsof)(\.exe)?$|pid eq|\b(kill|ps|pkill|lsof)\s|\bpgrep\b`)
+
+// runsProbeProgram reports whether a string literal in src is one
+// probeProgram matches: an exec.Command without one runs no probe (the
+// rule looks only at constants). Words in comments and names, such as a
+// variable ps or a function pgrep, are not.
+func runsProbeProgram(src []byte) bool {
+	fset := token.NewFileSet()
+	var sc scanner.Scanner
+	sc.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+	for {
+		_, tok, lit := sc.Scan()
+		switch tok {
+		case token.EOF:
+			return false
+		case token.STRING:
+			if v, err := strconv.Unquote(lit); err == nil && probeProgram.MatchString(v) {
+				return true
+			}
+		}
+	}
+}
 
 // mayHoldProbe reports whether src calls something a rule looks at.
 func mayHoldProbe(src []byte) bool {
 	for _, m := range probeCall.FindAllSubmatch(src, -1) {
 		switch {
 		case bytes.Equal(m[0], []byte("exec.Command")):
-			if shellProbeWord.Match(src) {
+			if runsProbeProgram(src) {
 				return true
 			}
 		case len(m[1]) > 0 && bytes.Equal(m[2], []byte("Signal")) &&

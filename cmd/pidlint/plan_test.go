@@ -39,6 +39,7 @@ func TestMayHoldProbe(t *testing.T) {
 		{`out, err := exec.Command("sw_vers", "--productVersion").Output()`, false},
 		{"fn(func(ps *Settings) { ps.Quantity = n })\nexec.Command(\"powershell\", \"-command\", script)", false},
 		{`var c *cobra.Command; var s os.Signal`, false},
+		{"// pgrep emulates pgrep: kill -0 is not on Windows\nfunc pgrep(n string) {\n\texec.Command(\"tasklist.exe\", \"/fi\", \"IMAGENAME eq \"+n)\n}", false},
 	} {
 		if got := mayHoldProbe([]byte(tc.src)); got != tc.want {
 			t.Errorf("mayHoldProbe(%q) = %v, want %v", tc.src, got, tc.want)
