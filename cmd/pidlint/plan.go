@@ -11,11 +11,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/build"
+	"go/scanner"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -51,19 +55,52 @@ func (d *driver) listPackages(opts *options, goos string, patterns []string) ([]
 	return pkgs, nil
 }
 
-// probeWords are the calls and strings some rule looks for: a file
-// without any of them holds no finding (but for calls of wrappers
-// declared elsewhere; see packagesFor). Calls, not names: "os.Signal" and
-// "cobra.Command" are everywhere and probe nothing.
-var probeWords = [][]byte{
-	[]byte("Kill("), []byte("Signal("), []byte("Syscall"), []byte("FindProcess("),
-	[]byte("/proc"), []byte("exec.Command"),
+// probeCall finds the calls some rule looks at: syscall.Kill(pid, sig),
+// p.Signal(sig), os.FindProcess(pid), the Syscall family (SYS_KILL), a
+// "/proc path and exec.Command. A file without any holds no finding (but
+// for calls of wrappers declared elsewhere; see packagesFor). Calls, not
+// names: "os.Signal", "cobra.Command", "CleanOnSignal()" and
+// ".../process" are everywhere and probe nothing.
+var probeCall = regexp.MustCompile("(\\w*)\\.(Kill|Signal|FindProcess)\\(\\s*[^)\\s]|Syscall|[\"`]/proc|exec\\.Command")
+
+// probeProgram matches a string constant PL005 may take for a probe: a
+// program it knows ("ps", "/bin/kill", "pgrep.exe"), a tasklist filter
+// ("PID eq N") or a script running one ("kill -0 $pid", "ps -p").
+var probeProgram = regexp.MustCompile(`(?i)^(.*[/\\])?(kill|ps|pgrep|pkill|lsof)(\.exe)?$|pid eq|\b(kill|ps|pkill|lsof)\s|\bpgrep\b`)
+
+// runsProbeProgram reports whether a string literal in src is one
+// probeProgram matches: an exec.Command without one runs no probe (the
+// rule looks only at constants). Words in comments and names, such as a
+// variable ps or a function pgrep, are not.
+func runsProbeProgram(src []byte) bool {
+	fset := token.NewFileSet()
+	var sc scanner.Scanner
+	sc.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+	for {
+		_, tok, lit := sc.Scan()
+		switch tok {
+		case token.EOF:
+			return false
+		case token.STRING:
+			if v, err := strconv.Unquote(lit); err == nil && probeProgram.MatchString(v) {
+				return true
+			}
+		}
+	}
 }
 
-// mayHoldProbe reports whether src names something a rule looks at.
+// mayHoldProbe reports whether src calls something a rule looks at.
 func mayHoldProbe(src []byte) bool {
-	for _, w := range probeWords {
-		if bytes.Contains(src, w) {
+	for _, m := range probeCall.FindAllSubmatch(src, -1) {
+		switch {
+		case bytes.Equal(m[0], []byte("exec.Command")):
+			if runsProbeProgram(src) {
+				return true
+			}
+		case len(m[1]) > 0 && bytes.Equal(m[2], []byte("Signal")) &&
+			(bytes.Equal(m[1], []byte("syscall")) || bytes.Equal(m[1], []byte("unix"))):
+			// syscall.Signal(n) converts; it signals nothing.
+		default:
 			return true
 		}
 	}
@@ -71,15 +108,29 @@ func mayHoldProbe(src []byte) bool {
 }
 
 // buildContext is go/build's view of a GOOS build: the host's
-// architecture, cgo only on the host (the go command turns it off when
-// cross-compiling).
+// architecture, the build tags GOFLAGS gives the go command, cgo only on
+// the host (the go command turns it off when cross-compiling).
 func buildContext(goos string) *build.Context {
 	ctx := build.Default
 	ctx.GOOS = goos
+	ctx.BuildTags = goflagsTags()
 	if goos != runtime.GOOS {
 		ctx.CgoEnabled = false
 	}
 	return &ctx
+}
+
+// goflagsTags returns the tags of -tags in $GOFLAGS: a file they exclude
+// is not in the go command's build, and a package with no other file for
+// a GOOS would fail that GOOS's whole go vet run.
+func goflagsTags() []string {
+	var tags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "tags="); ok && f[0] == '-' {
+			tags = strings.FieldsFunc(v, func(r rune) bool { return r == ',' })
+		}
+	}
+	return tags
 }
 
 // buildsFor reports whether the file name in dir builds for goos.
