@@ -67,16 +67,19 @@
 // user or root owns:
 //
 //   - TryAcquire refuses a lock file another user owns, a symlink, a
-//     directory, FIFO, socket or device, and a file with more than one link
-//     (ErrUnsafePath), whether found at the check before opening or put in
-//     place between the check and the open.
-//   - SignalOwner refuses a lock file another user owns, and a record naming
+//     directory, FIFO, socket or device, a file with more than one link, and
+//     a file its group or others may write, whose record anyone could have
+//     forged (ErrUnsafePath), whether found at the check before opening or
+//     put in place between the check and the open; so does a LockOptions.Mode
+//     with a group or others write bit.
+//   - SignalOwner refuses a lock file another user owns or that its group
+//     or others may write, and a record naming
 //     a process that runs as another user than the file's owner, which could
 //     not have opened the file to lock it and write the record
 //     (ErrUnsafePath); it then signals only the process the record's
 //     identity names (see SignalOwnerWith).
-//   - NewLockDir refuses a directory another user owns or anyone may write
-//     to without the sticky bit, then keeps it open and opens, checks and
+//   - NewLockDir refuses a directory another user owns or its group or
+//     anyone may write to without the sticky bit, then keeps it open and opens, checks and
 //     removes lock files relative to it, never following a symlink: a
 //     directory or symlink put at its path afterwards is not used.
 //   - TakeoverRequested ignores a takeover marker whose owner is not the

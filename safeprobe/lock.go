@@ -54,7 +54,9 @@ func (e *LockError) Unwrap() error { return e.Err }
 // defaults.
 type LockOptions struct {
 	// Mode is the permission of a lock file TryAcquire creates (before the
-	// umask); 0600 if zero. On Windows the file gets a DACL of its own
+	// umask); 0600 if zero. A Mode that lets group or others write is
+	// refused (ErrUnsafePath), as is an existing lock file with such a
+	// mode: whoever may write the record may name any process. On Windows the file gets a DACL of its own
 	// rather than its directory's inherited one: full control for its
 	// creator's user, SYSTEM and Administrators, and read for Everyone if
 	// Mode has the others' read bit (0o004).
@@ -282,6 +284,10 @@ func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
 	o := opts.withDefaults()
 	fail := func(pid int, err error) (*Lock, error) {
 		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
+	}
+	if o.Mode&0o022 != 0 {
+		// Whoever may write the record may name any process in it.
+		return fail(0, fmt.Errorf("%w: LockOptions.Mode %#o lets group or others write the owner record", ErrUnsafePath, o.Mode))
 	}
 	var lastErr error
 	// Only starting over on a changed file counts against maxReopen; the

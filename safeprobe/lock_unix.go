@@ -131,7 +131,8 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 }
 
 // checkLockStat refuses a file that is not a regular file with one link,
-// or, for writing, one another user owns.
+// one that group or others may write, or, for writing, one another user
+// owns.
 func checkLockStat(st *unix.Stat_t, write bool) error {
 	var reason string
 	switch mode := uint32(st.Mode) & unix.S_IFMT; {
@@ -149,6 +150,9 @@ func checkLockStat(st *unix.Stat_t, write bool) error {
 		reason = fmt.Sprintf("not a regular file (type %#o)", mode)
 	case uint64(st.Nlink) > 1:
 		reason = fmt.Sprintf("has %d hard links", st.Nlink)
+	case uint32(st.Mode)&0o022 != 0:
+		// Whoever may write the record may name any process in it.
+		reason = fmt.Sprintf("writable by group or others (mode %#o)", uint32(st.Mode)&0o7777)
 	case write && int(st.Uid) != os.Geteuid():
 		reason = fmt.Sprintf("owned by uid %d, not by this process's uid %d", st.Uid, os.Geteuid())
 	default:
@@ -285,11 +289,14 @@ func dirLinked(d *os.File) bool {
 
 // checkLockDir refuses a directory another user owns (who could remove a
 // held lock file, so that a second process takes the same lock), and one
-// anyone may write to unless it is sticky, so others can neither remove
-// nor replace this user's lock files.
+// its group or anyone may write to unless it is sticky, so others can
+// neither remove nor replace this user's lock files.
 func checkLockDir(st *unix.Stat_t) error {
 	if mode := uint32(st.Mode); mode&0o002 != 0 && mode&unix.S_ISVTX == 0 {
 		return fmt.Errorf("%w: world-writable directory without the sticky bit (mode %#o)", ErrUnsafePath, mode&0o7777)
+	}
+	if mode := uint32(st.Mode); mode&0o020 != 0 && mode&unix.S_ISVTX == 0 {
+		return fmt.Errorf("%w: group-writable directory without the sticky bit (mode %#o)", ErrUnsafePath, mode&0o7777)
 	}
 	return trustedOwner(fileOwner(st.Uid), "directory")
 }

@@ -80,6 +80,21 @@ func TestLockFileMode(t *testing.T) {
 		}
 		l.Release()
 	}
+	// Whoever may write the record may name any process in it: a Mode or
+	// an existing file that lets group or others write is refused.
+	for _, mode := range []os.FileMode{0o664, 0o666, 0o622} {
+		path := filepath.Join(dir, fmt.Sprintf("w%o.pid", mode))
+		if _, err := TryAcquire(path, &LockOptions{Mode: mode}); !errors.Is(err, ErrUnsafePath) {
+			t.Errorf("TryAcquire(Mode %#o) = %v, want ErrUnsafePath", mode, err)
+		}
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(path, mode)
+		if _, err := TryAcquire(path, nil); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "writable by group or others") {
+			t.Errorf("TryAcquire(existing file, mode %#o) = %v, want ErrUnsafePath", mode, err)
+		}
+	}
 }
 
 func TestLockUnsafePathsUnix(t *testing.T) {
@@ -294,6 +309,10 @@ func TestLockDirUnix(t *testing.T) {
 	os.Chmod(open, 0o777)
 	if _, err := NewLockDir(open); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "sticky") {
 		t.Errorf("NewLockDir(world-writable) = %v, want ErrUnsafePath", err)
+	}
+	os.Chmod(open, 0o775)
+	if _, err := NewLockDir(open); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "group-writable") {
+		t.Errorf("NewLockDir(group-writable) = %v, want ErrUnsafePath", err)
 	}
 	os.Chmod(open, 0o777|os.ModeSticky)
 	if _, err := NewLockDir(open); err != nil {

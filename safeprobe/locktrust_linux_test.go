@@ -117,6 +117,29 @@ func TestSignalOwnerRefusesAnotherUsersRecord(t *testing.T) {
 	wantSignalRefused(t, path, "owned by uid", victim)
 }
 
+// TestSignalOwnerRefusesGroupWritableRecord: root's lock file is writable
+// by others (an old file, a Mode of 0666): nobody rewrites its record to
+// name root's process, copied field by field from /proc, and holds flock.
+// The file's owner and the process's user agree, but nobody wrote the
+// record: root's SignalOwner must not signal.
+func TestSignalOwnerRefusesGroupWritableRecord(t *testing.T) {
+	requireRoot(t)
+	victim, vid := signalWatcher(t, filepath.Join(t.TempDir(), "v.lock"), false)
+	dir := t.TempDir()
+	os.Chmod(filepath.Dir(dir), 0o755)
+	os.Chmod(dir, 0o755)
+	path := filepath.Join(dir, "w.lock")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	attacker := startNobody(t, "lock-hold-raw", lockPathEnv+"="+path, lockContentEnv+"="+recordOf(vid))
+	attacker.expect(t, "locked")
+	wantSignalRefused(t, path, "writable by group or others", victim)
+}
+
 // TestSignalOwnerRefusesRecordOfAnotherUsersProcess: a lock file root owns
 // and holds, whose record names a process running as nobody, who could
 // not have opened the file: the record is not believed.
