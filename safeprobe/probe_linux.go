@@ -59,11 +59,9 @@ func probeProcfs(pid int) (State, error) {
 	switch {
 	case procGone(err) || errors.Is(err, fs.ErrPermission):
 		// Without procfs, or with hidepid hiding another user's process,
-		// kill's answer is all there is, unless the process just exited.
-		if sys.kill(pid, 0) == unix.ESRCH {
-			return NotFound, nil
-		}
-		return Running, nil
+		// tgkill(pid, pid, 0) still tells a thread from a process; a zombie
+		// cannot be told from a live process here.
+		return killState(pid, sys.tgkill(pid, pid, 0))
 	case err != nil:
 		return Unknown, fmt.Errorf("safeprobe: process %d: %w", pid, err)
 	case tgid != pid:

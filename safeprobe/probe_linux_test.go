@@ -350,18 +350,46 @@ func TestHiddenProcessIsRunning(t *testing.T) {
 	t.Cleanup(func() { sys = saved })
 	sys.pidfdOpen = func(int) (int, error) { return -1, unix.EPERM }
 	sys.kill = func(int, syscall.Signal) error { return unix.EPERM }
-	sys.readFile = func(name string, buf []byte) (int, error) {
-		if strings.HasSuffix(name, "boot_id") {
-			return saved.readFile(name, buf)
-		}
-		return 0, &os.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
-	}
+	sys.tgkill = func(int, int, syscall.Signal) error { return unix.EPERM }
+	hideProc(saved)
 	if s, err := Probe(4242); s != Running || err != nil {
 		t.Errorf("Probe(hidden) = %v, %v; want running", s, err)
 	}
 	_, err := Lookup(4242)
 	if !errors.Is(err, ErrUnsupported) || errors.Is(err, os.ErrProcessDone) {
 		t.Errorf("Lookup(hidden) = %v; want ErrUnsupported, not ErrProcessDone", err)
+	}
+}
+
+// hideProc makes every /proc/<pid> read fail as under hidepid=2, while
+// the boot ID stays readable.
+func hideProc(saved linuxOS) {
+	sys.readFile = func(name string, buf []byte) (int, error) {
+		if strings.HasSuffix(name, "boot_id") {
+			return saved.readFile(name, buf)
+		}
+		return 0, &os.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+	}
+}
+
+// TestHiddenThreadIDIsNotAProcess: without pidfds and with /proc hiding
+// the entry, a thread ID is still told from a process (kill(tid, 0)
+// succeeds; tgkill(tid, tid, 0) does not).
+func TestHiddenThreadIDIsNotAProcess(t *testing.T) {
+	child := startLockChild(t, "thread-id")
+	tid, err := strconv.Atoi(child.expect(t, "tid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := sys
+	t.Cleanup(func() { sys = saved })
+	sys.pidfdOpen = func(int) (int, error) { return -1, unix.ENOSYS }
+	hideProc(saved)
+	if s, err := Probe(tid); s != NotFound || err != nil {
+		t.Errorf("Probe(hidden tid %d) = %v, %v; want not found", tid, s, err)
+	}
+	if s, err := Probe(child.cmd.Process.Pid); s != Running || err != nil {
+		t.Errorf("Probe(hidden process %d) = %v, %v; want running", child.cmd.Process.Pid, s, err)
 	}
 }
 
