@@ -7,39 +7,12 @@ import (
 	"testing"
 )
 
-// TestVetToolCall checks which command lines are go vet's or go fix's
-// calls of a vet tool (handled by unitchecker) and which the driver's.
-func TestVetToolCall(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want bool
-	}{
-		{[]string{"./..."}, false},
-		{[]string{"-fix", "./..."}, false},
-		{[]string{"-json", "-strict", "./..."}, false},
-		{[]string{"-V=full"}, true},
-		{[]string{"-V"}, false},
-		{[]string{"-version"}, false},
-		{[]string{"-flags"}, true},
-		{[]string{"/tmp/x/vet.cfg"}, true},
-		{[]string{"-json", "-strict=true", "/tmp/x/vet.cfg"}, true},
-		{[]string{"-format=sarif", "./..."}, false},
-		{[]string{"./a", "/tmp/x/vet.cfg"}, false},
-		{[]string{"-format=sarif", "-new-from-rev=HEAD~1", "./..."}, false},
-	} {
-		if got := isVetToolCall(tc.args); got != tc.want {
-			t.Errorf("isVetToolCall(%q) = %v, want %v", tc.args, got, tc.want)
-		}
-	}
-}
-
 // runDriver runs the driver in this process: for arguments that fail
 // before any package is loaded.
 func runDriver(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	d := &driver{dir: dir, stdout: &stdout, stderr: &stderr}
-	code := d.run(args)
+	code := command{dir: dir, stdout: &stdout, stderr: &stderr}.run(args)
 	return result{stdout.String(), stderr.String(), code}
 }
 

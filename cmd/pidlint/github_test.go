@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"go/token"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,37 +32,5 @@ func TestGitHub(t *testing.T) {
 	}
 	if r.stderr != "" {
 		t.Errorf("stderr: %s", r.stderr)
-	}
-}
-
-// TestGitHubEscaping checks the workflow-command escapes: %, CR and LF in
-// the message; also ':' and ',' in property values.
-func TestGitHubEscaping(t *testing.T) {
-	root := filepath.FromSlash("/src")
-	rep := &report{root: root, findings: []finding{
-		{
-			pos:     token.Position{Filename: filepath.Join(root, "dir,1", "a:b%.go"), Line: 3, Column: 7},
-			rule:    "PL004",
-			message: "PL004: 100% wrong\r\non: every, OS",
-		},
-		{
-			pos:     token.Position{Filename: filepath.Join(root, "c.go"), Line: 1, Column: 1},
-			message: "this pidlint:ignore PL001 matched nothing",
-		},
-		{ // outside the root: the absolute name
-			pos:     token.Position{Filename: filepath.FromSlash("/elsewhere/d.go"), Line: 2, Column: 1},
-			rule:    "PL001",
-			message: "PL001: m",
-		},
-	}}
-	var buf bytes.Buffer
-	if err := writeGitHub(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
-	want := "::error file=dir%2C1/a%3Ab%25.go,line=3,col=7,title=PL004::PL004: 100%25 wrong%0D%0Aon: every, OS\n" +
-		"::error file=c.go,line=1,col=1,title=pidlint::this pidlint:ignore PL001 matched nothing\n" +
-		"::error file=" + escapeProperty(filepath.FromSlash("/elsewhere/d.go")) + ",line=2,col=1,title=PL001::PL001: m\n"
-	if buf.String() != want {
-		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
 	}
 }

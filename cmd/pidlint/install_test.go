@@ -201,6 +201,7 @@ func TestReadmeInstall(t *testing.T) {
 // the driver's constants and help screen give.
 func TestReadmeExitCodes(t *testing.T) {
 	readme := readFile(t, filepath.Join(repoRoot, "README.md"))
+	helpExitCodes := runDriver(t, t.TempDir(), "-help").stdout
 	for code, what := range map[int]string{exitClean: "no findings", exitFindings: "findings reported", exitError: "an error", exitUsage: "a command line pidlint cannot run"} {
 		row := "| " + strconv.Itoa(code) + " | " + what
 		if !strings.Contains(readme, row) {

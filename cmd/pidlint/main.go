@@ -1,3 +1,5 @@
+package main
+
 // Command pidlint reports unsafe process-liveness checks in Go code.
 //
 // Usage:
@@ -40,61 +42,249 @@
 //
 // Exit status, the same in every mode: 0 when clean (with -fix: nothing
 // left unfixed), 3 when findings remain, 1 on errors, 2 for a command line
-// it cannot run. pidlint -help prints every flag, grouped.
-package main
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 	"os"
-	"strings"
-
-	"golang.org/x/tools/go/analysis/singlechecker"
+	"runtime"
 
 	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/analyze"
+	"github.com/pidlint/pidlint/internal/config"
+	"github.com/pidlint/pidlint/internal/explain"
+	"github.com/pidlint/pidlint/internal/filter"
+	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/fix"
+	"github.com/pidlint/pidlint/internal/git"
+	"github.com/pidlint/pidlint/internal/gocmd"
+	"github.com/pidlint/pidlint/internal/plan"
+	"github.com/pidlint/pidlint/internal/print"
+	"github.com/pidlint/pidlint/internal/source"
+	"github.com/pidlint/pidlint/internal/version"
+	"github.com/pidlint/pidlint/internal/vettool"
+)
+
+// Exit codes, as singlechecker's and go vet's, and 2 for a command line
+// pidlint cannot run.
+const (
+	exitClean    = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitFindings = 3
 )
 
 func main() {
 	args := os.Args[1:]
+	if vettool.IsCall(args) {
+		vettool.Main(analyzer.Analyzer) // exits
+	}
+	os.Exit(command{stdout: os.Stdout, stderr: os.Stderr}.run(args))
+}
+
+// A command is one run of pidlint from its command line.
+type command struct {
+	dir            string // where the go command and git run; "" is the current directory
+	stdout, stderr io.Writer
+	tool           string // the vet tool go vet runs: this executable unless set
+}
+
+// run runs pidlint with args (without the program name) and returns the
+// exit code: the stages in order, plan → analyze → filter → fix or print.
+func (c command) run(args []string) int {
 	if len(args) >= 1 && (args[0] == "-explain" || args[0] == "--explain") {
-		os.Exit(explain(args[1:]))
+		return c.explain(args[1:])
 	}
-	if isVetToolCall(args) {
-		if writeTypesOnlyVetx(args[len(args)-1]) {
-			os.Exit(0)
+	opts, err := config.Parse(args, hostGOOS())
+	switch {
+	case err != nil:
+		return c.usageError(err)
+	case opts.Help:
+		config.WriteHelp(c.stdout)
+		return exitClean
+	case opts.Version:
+		fmt.Fprintf(c.stdout, "pidlint %s\n", version.Module())
+		return exitClean
+	}
+	goCmd := &gocmd.Runner{Dir: c.dir, Verbose: opts.Verbose, Log: c.stderr}
+	if err := goCmd.CheckModule(opts.Patterns); err != nil {
+		return c.fail(err)
+	}
+	p, err := plan.New(goCmd, opts.GOOS, opts.Patterns)
+	if err != nil {
+		return c.fail(err)
+	}
+	src := source.NewCache()
+	// The filters are read first: a corrupt baseline or a bad revision
+	// fails before anything is loaded.
+	filters, err := c.filters(opts, p, src)
+	if err != nil {
+		return c.fail(err)
+	}
+	if opts.VendorDir != "" {
+		path, err := fix.Vendor(goCmd, opts.VendorDir, opts.AnalyzerFlag("safeprobe"), c.stderr)
+		if err != nil {
+			return c.fail(err)
 		}
-		// singlechecker answers go vet's handshake and runs unitchecker
-		// on the vet.cfg.
-		singlechecker.Main(analyzer.Analyzer)
+		opts.AnalyzerArgs = append(opts.AnalyzerArgs, "-safeprobe="+path)
 	}
-	d := &driver{stdout: os.Stdout, stderr: os.Stderr}
-	os.Exit(d.run(args))
+	tool, err := c.vetTool()
+	if err != nil {
+		return c.fail(err)
+	}
+	rep, err := analyze.Run(analyze.Config{Go: goCmd, Tool: tool, AnalyzerArgs: opts.AnalyzerArgs, Tests: opts.Tests, Source: src}, p, c.root(p.Dir))
+	if err != nil {
+		return c.fail(err)
+	}
+	c.say(rep.Errors)
+	c.say(rep.Notes)
+	if opts.WriteBaseline != "" {
+		return c.writeBaseline(opts.WriteBaseline, rep, src)
+	}
+	rep.Notes = nil
+	err = filter.Apply(rep, filters...)
+	c.say(rep.Notes)
+	if err != nil {
+		return c.fail(err)
+	}
+	left, err := c.output(opts, goCmd, rep, src)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "pidlint: %v\n", err)
+	}
+	switch {
+	case err != nil || len(rep.Errors) > 0:
+		return exitError
+	case left > 0:
+		return exitFindings
+	}
+	return exitClean
+}
+
+// filters are the filters the options ask for, in the order they apply.
+func (c command) filters(opts *config.Options, p *plan.Plan, src *source.Cache) ([]filter.Filter, error) {
+	var fs []filter.Filter
+	if !opts.Tests {
+		fs = append(fs, filter.NoTests{})
+	}
+	if opts.NewFromRev != "" {
+		changed, err := filter.ChangedSince(c.dir, opts.NewFromRev)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, changed)
+	}
+	if opts.Baseline != "" {
+		base, err := filter.ReadBaseline(opts.Baseline, src)
+		if err != nil {
+			return nil, err
+		}
+		base.Analyzed = p.Analyzed
+		fs = append(fs, base)
+	}
+	return fs, nil
+}
+
+// output applies or prints the findings as the options ask, and returns
+// how many the run leaves: every one it reports, or with -fix those it did
+// not fix.
+func (c command) output(opts *config.Options, goCmd *gocmd.Runner, rep *finding.Report, src *source.Cache) (int, error) {
+	if !opts.Fix && !opts.Diff {
+		p, err := print.New(opts.Format, c.stdout, c.stderr)
+		if err != nil {
+			return 0, err
+		}
+		return len(rep.Findings), p.Print(rep)
+	}
+	var diff io.Writer
+	if opts.Diff {
+		diff = c.stdout
+	}
+	res, err := fix.Apply(rep.Findings, src, rep.Root, diff)
+	if err != nil {
+		return len(rep.Findings), err
+	}
+	c.say(res.Notes)
+	if opts.Diff {
+		return len(rep.Findings), nil
+	}
+	res.PrintSummary(c.stderr)
+	if res.ImportsDefault {
+		fix.TidyHint(goCmd, c.stderr)
+	}
+	return len(res.Left), nil
+}
+
+// writeBaseline records the run's findings in -write-baseline's file. A
+// run with errors writes nothing: its findings are incomplete.
+func (c command) writeBaseline(name string, rep *finding.Report, src *source.Cache) int {
+	if len(rep.Errors) > 0 {
+		return c.fail(fmt.Errorf("not writing baseline %s: some packages failed to load or analyze", name))
+	}
+	if err := filter.WriteBaseline(name, rep.Root, rep.Findings, src); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.stderr, "pidlint: wrote %s to baseline %s\n", fix.Plural(len(rep.Findings), "finding", "findings"), name)
+	return exitClean
 }
 
 // explain prints the documentation of the named rules, or of all; with
 // -markdown first, all of it as docs/rules.md.
-func explain(ids []string) int {
+func (c command) explain(ids []string) int {
 	if len(ids) == 1 && (ids[0] == "-markdown" || ids[0] == "--markdown") {
-		if err := writeMarkdown(os.Stdout); err != nil {
-			fmt.Fprintf(os.Stderr, "pidlint: %v\n", err)
-			return 1
+		if err := explain.Markdown(c.stdout); err != nil {
+			return c.fail(err)
 		}
-		return 0
+		return exitClean
 	}
-	rules := analyzer.Rules
-	if len(ids) > 0 {
-		parsed, err := analyzer.ParseRules(strings.Join(ids, ","))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "pidlint: -explain: %v\n", err)
-			return 1
-		}
-		rules = nil
-		for _, id := range parsed {
-			r, _ := analyzer.LookupRule(id)
-			rules = append(rules, r)
-		}
+	if err := explain.Explain(c.stdout, ids); err != nil {
+		return c.usageError(fmt.Errorf("-explain: %v", err))
 	}
-	for _, r := range rules {
-		fmt.Printf("%s\n", r.Explain())
+	return exitClean
+}
+
+// root is the directory reports name files relative to: the git work
+// tree's top, or else the main module's directory, or else the directory
+// pidlint runs in.
+func (c command) root(dir string) string {
+	if top, err := git.TopLevel(c.dir); err == nil {
+		return top
 	}
-	return 0
+	return cmp.Or(gocmd.ModuleRoot(dir), dir)
+}
+
+// vetTool is the vet tool go vet runs: this executable.
+func (c command) vetTool() (string, error) {
+	if c.tool != "" {
+		return c.tool, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find pidlint's own executable for go vet -vettool: %v", err)
+	}
+	return exe, nil
+}
+
+// hostGOOS is the GOOS the go command builds for when pidlint does not
+// set one.
+func hostGOOS() string {
+	return cmp.Or(os.Getenv("GOOS"), runtime.GOOS)
+}
+
+func (c command) say(lines []string) {
+	for _, l := range lines {
+		fmt.Fprintf(c.stderr, "pidlint: %s\n", l)
+	}
+}
+
+func (c command) fail(err error) int {
+	fmt.Fprintf(c.stderr, "pidlint: %v\n", err)
+	return exitError
+}
+
+// usageError prints a command line's problem as one line and returns the
+// usage exit code.
+func (c command) usageError(err error) int {
+	fmt.Fprintf(c.stderr, "pidlint: %v (pidlint -help for more)\n", err)
+	return exitUsage
 }

@@ -3,13 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/pidlint/pidlint/analyzer"
 )
@@ -114,20 +113,20 @@ func checkSARIF(t *testing.T, data []byte, wants []want) {
 	for _, r := range analyzer.Rules {
 		wantIDs = append(wantIDs, r.ID)
 		if i := slices.Index(ids, r.ID); i >= 0 {
-			if got, want := run.Tool.Driver.Rules[i].HelpURI, docsURL+"#"+strings.ToLower(r.ID); got != want {
+			if got, want := run.Tool.Driver.Rules[i].HelpURI, analyzer.DocsURL+"#"+strings.ToLower(r.ID); got != want {
 				t.Errorf("rule %s: helpUri %q, want %q", r.ID, got, want)
 			}
 		}
 	}
-	wantIDs = append(wantIDs, directiveRule.ID)
+	wantIDs = append(wantIDs, "ignore-directive")
 	if !slices.Equal(ids, wantIDs) {
 		t.Errorf("rules %v, want %v", ids, wantIDs)
 	}
 	if len(run.Invocations) != 1 || run.Invocations[0].ExecutionSuccessful == nil || !*run.Invocations[0].ExecutionSuccessful {
 		t.Errorf("invocations: %+v", run.Invocations)
 	}
-	if u := run.OriginalURIBaseIDs[srcRoot].URI; !strings.HasPrefix(u, "file:///") || !strings.HasSuffix(u, "/") {
-		t.Errorf("originalUriBaseIds[%s] = %q", srcRoot, u)
+	if u := run.OriginalURIBaseIDs["%SRCROOT%"].URI; !strings.HasPrefix(u, "file:///") || !strings.HasSuffix(u, "/") {
+		t.Errorf("originalUriBaseIds[%s] = %q", "%SRCROOT%", u)
 	}
 	var got []want
 	for _, res := range run.Results {
@@ -143,7 +142,7 @@ func checkSARIF(t *testing.T, data []byte, wants []want) {
 		}
 		loc := res.Locations[0].PhysicalLocation
 		reg := loc.Region
-		if loc.ArtifactLocation.URIBaseID != srcRoot || filepath.IsAbs(loc.ArtifactLocation.URI) {
+		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || filepath.IsAbs(loc.ArtifactLocation.URI) {
 			t.Errorf("result %s: artifactLocation %+v", res.RuleID, loc.ArtifactLocation)
 		}
 		if reg.StartLine < 1 || reg.StartColumn < 1 || reg.EndLine < reg.StartLine ||
@@ -183,63 +182,33 @@ func validateSARIF(t *testing.T, data []byte) {
 	}
 }
 
-// TestSARIFColumns checks that columns count UTF-16 code units, SARIF's
-// default, and that a file outside the root gets a file: URI.
-func TestSARIFColumns(t *testing.T) {
-	dir := t.TempDir()
-	src := "package p\n\nvar s = \"é😀\"; var x = 1\n"
-	name := filepath.Join(dir, "p.go")
-	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+// TestSARIFColumnsVetRoute checks SARIF's UTF-16 columns on the default
+// route, go vet's JSON, whose positions count bytes: a probe after
+// multibyte characters on its line.
+func TestSARIFColumnsVetRoute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module")
 	}
-	off := strings.Index(src, "x = 1")
-	line3 := strings.Index(src, "var s")
-	pos := token.Position{Filename: name, Offset: off, Line: 3, Column: off - line3 + 1}
-	end := pos
-	end.Offset++
-	end.Column++
-	rep := &report{root: dir, findings: []finding{{pos: pos, end: end, rule: "PL001", message: "PL001: m"}}}
-	_, doc := encodeSARIF(t, rep)
-	reg := doc.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
-	// `var s = "é😀"; var ` is 19 UTF-16 units: é is 1, 😀 is 2.
-	if want := 20; reg.StartColumn != want || reg.EndColumn != want+1 {
-		t.Errorf("columns %d..%d for byte column %d, want %d..%d", reg.StartColumn, reg.EndColumn, pos.Column, want, want+1)
-	}
-	if got := doc.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI; got != "p.go" {
-		t.Errorf("uri %q, want p.go", got)
-	}
-
-	rep.root = filepath.Join(dir, "elsewhere")
-	out, _ := encodeSARIF(t, rep)
-	want := fmt.Sprintf("%q", "file://"+filepath.ToSlash(name))
-	if !strings.Contains(string(out), `"uri": `+want) {
-		t.Errorf("file outside the root: no %s in\n%s", want, out)
-	}
-}
-
-// TestSARIFDirective checks that a diagnostic about a //pidlint:ignore
-// directive, which has no rule ID, gets the directive rule.
-func TestSARIFDirective(t *testing.T) {
-	pos := token.Position{Filename: "/src/p.go", Line: 4, Column: 2}
-	rep := &report{root: "/src", findings: []finding{{pos: pos, message: "this pidlint:ignore PL001 matched nothing"}}}
-	_, doc := encodeSARIF(t, rep)
-	res := doc.Runs[0].Results[0]
-	rules := doc.Runs[0].Tool.Driver.Rules
-	if res.RuleID != directiveRule.ID || rules[res.RuleIndex].ID != directiveRule.ID {
-		t.Errorf("ruleId %q, ruleIndex %d", res.RuleID, res.RuleIndex)
-	}
-}
-
-// encodeSARIF writes rep as SARIF and decodes it again.
-func encodeSARIF(t *testing.T, rep *report) ([]byte, sarifDoc) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := writeSARIF(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	line := `func Alive(pid int) bool { s := "é😀"; _ = s; return syscall.Kill(pid, 0) == nil }`
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"p.go":   "package p\n\nimport \"syscall\"\n\n" + line + "\n",
+	})
+	r := mustRun(t, exitFindings, dir, offlineEnv, bin, "-format=sarif", "-goos=linux", "./...")
 	var doc sarifDoc
-	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Runs) != 1 || len(doc.Runs[0].Results) != 1 {
+		t.Fatalf("want one result: %v\n%s\n%s", err, r.stdout, r.stderr)
 	}
-	return buf.Bytes(), doc
+	reg := doc.Runs[0].Results[0].Locations[0].PhysicalLocation.Region
+	before := line[:strings.Index(line, "syscall.Kill")]
+	// é is one UTF-16 unit in two bytes, 😀 two units in four bytes.
+	want := len(utf16.Encode([]rune(before))) + 1
+	if want == len(before)+1 {
+		t.Fatal("the line has no multibyte characters before the probe")
+	}
+	if reg.StartLine != 5 || reg.StartColumn != want {
+		t.Errorf("region starts at %d:%d, want 5:%d (the byte column is %d)", reg.StartLine, reg.StartColumn, want, len(before)+1)
+	}
 }

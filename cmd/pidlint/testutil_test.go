@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pidlint/pidlint"
 )
 
 // repoRoot is the pidlint module's directory.
@@ -31,9 +33,32 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	if err := warmChecksums(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
 	code := m.Run()
 	os.RemoveAll(binDir)
 	os.Exit(code)
+}
+
+// warmChecksums has the go command look up, through the module proxy,
+// the checksums of the modules that the offline tests (GOPROXY=off, or a
+// proxy on disk) add to a user's go.mod, so that the module cache's copy
+// of the checksum database holds them: "go mod download" of this module
+// verifies against go.sum and looks nothing up.
+func warmChecksums() error {
+	dir, err := os.MkdirTemp("", "pidlint-sum-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command("go", "mod", "download", "golang.org/x/sys@"+pidlint.Requires("golang.org/x/sys"))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("warming the checksum database cache (the offline tests need it): %v\n%s", err, out)
+	}
+	return nil
 }
 
 // pidlintBin builds cmd/pidlint once per test binary and returns its path.

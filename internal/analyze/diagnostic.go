@@ -1,0 +1,81 @@
+package analyze
+
+import (
+	"fmt"
+
+	"github.com/pidlint/pidlint/internal/finding"
+)
+
+// A diagnostic is what either route reads of one analysis diagnostic,
+// before its positions are resolved in the user's files.
+type diagnostic struct {
+	pkg, rule, category, message string
+	pos, end                     lineCol // in the user's file (after //line directives)
+	fixes                        []diagnosticFix
+}
+
+type lineCol struct {
+	file      string
+	line, col int
+}
+
+type diagnosticFix struct {
+	message string
+	edits   []diagnosticEdit
+}
+
+// A diagnosticEdit is a text edit by byte offsets in the file the analyzer
+// parsed: for a file cgo rewrote, not the user's file.
+type diagnosticEdit struct {
+	file       string
+	start, end int
+	new        string
+}
+
+// add resolves d's positions and adds it to the build as a finding. A
+// diagnostic whose position is not in its file is an error of its
+// package; a fix that cannot be placed in the user's file (one made in a
+// file cgo rewrote) is dropped with a note.
+func (r *runner) add(b *build, d diagnostic) {
+	f := finding.Finding{Rule: d.rule, Category: d.category, Message: d.message, Package: d.pkg, GOOS: []string{b.goos}}
+	var err error
+	if f.Pos, err = r.cfg.Source.At(d.pos.file, d.pos.line, d.pos.col); err != nil {
+		b.fail(d.pkg, fmt.Sprintf("a finding's position: %v", err))
+		return
+	}
+	if f.End, err = r.cfg.Source.At(d.end.file, d.end.line, d.end.col); err != nil {
+		f.End = f.Pos
+	}
+	for _, fx := range d.fixes {
+		resolved, err := r.resolveFix(fx)
+		if err != nil {
+			b.notes = append(b.notes, fmt.Sprintf("%s: fix %q dropped: %v", f.Pos, fx.message, err))
+			continue
+		}
+		f.Fixes = append(f.Fixes, resolved)
+	}
+	b.findings = append(b.findings, f)
+}
+
+func (r *runner) resolveFix(fx diagnosticFix) (finding.Fix, error) {
+	out := finding.Fix{Message: fx.message}
+	for _, e := range fx.edits {
+		file, err := r.cfg.Source.File(e.file)
+		if err != nil {
+			return out, err
+		}
+		if file.Cgo() {
+			return out, fmt.Errorf("%s imports \"C\": its fixes are made in the file cgo generates, not in this one", e.file)
+		}
+		pos, err := file.Offset(e.start)
+		if err != nil {
+			return out, err
+		}
+		end, err := file.Offset(e.end)
+		if err != nil {
+			return out, err
+		}
+		out.Edits = append(out.Edits, finding.Edit{Pos: pos, End: end, New: e.new})
+	}
+	return out, nil
+}

@@ -1,0 +1,144 @@
+// Package analyze analyzes the builds of a plan and returns one report: the
+// first GOOS over every package, the others over the packages that differ
+// for them, at the same time. A build runs by the go vet route (go vet
+// -vettool=pidlint, which caches each package's result) or, with an empty
+// build cache, in this process; both yield findings, made here once with
+// their positions resolved in the user's files.
+package analyze
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/gocmd"
+	"github.com/pidlint/pidlint/internal/plan"
+	"github.com/pidlint/pidlint/internal/source"
+)
+
+// Config is how a run analyzes.
+type Config struct {
+	Go           *gocmd.Runner
+	Tool         string   // the vet tool go vet runs: this executable
+	AnalyzerArgs []string // the analyzer's flags as set, "-name=value"
+	Tests        bool     // also analyze test files (in process; go vet always does)
+	Source       *source.Cache
+}
+
+type runner struct {
+	cfg Config
+}
+
+// A build is the result of one GOOS build.
+type build struct {
+	goos     string
+	findings []finding.Finding
+	// failed holds, per package, why it could not be analyzed (its type
+	// errors); general holds errors that name no package.
+	failed  map[string]string
+	general []string
+	notes   []string // fixes that could not be placed
+}
+
+func newBuild(goos string) *build { return &build{goos: goos, failed: make(map[string]string)} }
+
+func (b *build) fail(pkg, msg string) {
+	if b.failed[pkg] == "" {
+		b.failed[pkg] = msg
+	} else {
+		b.failed[pkg] += "\n" + msg
+	}
+}
+
+// Run analyzes the builds of p and returns the merged report; root is the
+// directory the report names files relative to.
+func Run(cfg Config, p *plan.Plan, root string) (*finding.Report, error) {
+	r := &runner{cfg: cfg}
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		builds []*build
+		errs   []error
+	)
+	for _, goos := range p.GOOS {
+		wg.Go(func() {
+			b, err := r.build(p, goos)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			} else if b != nil {
+				builds = append(builds, b)
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	slices.SortFunc(builds, func(x, y *build) int { return slices.Index(p.GOOS, x.goos) - slices.Index(p.GOOS, y.goos) })
+	return report(builds, p.GOOS, root), nil
+}
+
+// build runs the build for goos, by the route the plan calls for; nil when
+// it has nothing to analyze.
+func (r *runner) build(p *plan.Plan, goos string) (*build, error) {
+	b, err := p.Build(goos)
+	if err != nil || len(b.Patterns) == 0 {
+		return nil, err
+	}
+	if p.Cold {
+		return r.load(b)
+	}
+	return r.vet(b)
+}
+
+// report merges the builds' findings into one report. The first build's
+// failures are errors; another build's are notes, as a package that does
+// not type-check for one GOOS (cgo-only code) is skipped for it.
+func report(builds []*build, goos []string, root string) *finding.Report {
+	rep := &finding.Report{Root: root}
+	var all []finding.Finding
+	for _, b := range builds {
+		rep.Notes = append(rep.Notes, b.notes...)
+		if b.goos == goos[0] {
+			rep.Errors = append(rep.Errors, b.general...)
+			for pkg, msg := range b.failed {
+				rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %s", pkg, msg))
+			}
+		} else {
+			for _, msg := range b.general {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("GOOS=%s: %s", b.goos, msg))
+			}
+			for pkg, msg := range b.failed {
+				first, _, _ := strings.Cut(msg, "\n")
+				rep.Notes = append(rep.Notes, fmt.Sprintf("skipped %s for GOOS=%s: it does not type-check there: %s", pkg, b.goos, first))
+			}
+		}
+		for _, f := range b.findings {
+			if !fallbackCovered(f, b.goos, goos) {
+				all = append(all, f)
+			}
+		}
+	}
+	rep.Findings = finding.Merge(all)
+	slices.Sort(rep.Errors)
+	rep.Errors = slices.Compact(rep.Errors)
+	slices.Sort(rep.Notes)
+	rep.Notes = slices.Compact(rep.Notes)
+	return rep
+}
+
+// fallbackCovered reports whether f comes from the analyzer's syntax-only
+// look at a file its build ignores (the file does not build for goos)
+// while another of the builds analyzes that file with full types.
+func fallbackCovered(f finding.Finding, goos string, builds []string) bool {
+	dir, name := filepath.Dir(f.Pos.File), filepath.Base(f.Pos.File)
+	if plan.BuildsFor(goos, dir, name) {
+		return false
+	}
+	return slices.ContainsFunc(builds, func(g string) bool { return g != goos && plan.BuildsFor(g, dir, name) })
+}
