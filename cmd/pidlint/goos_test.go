@@ -153,3 +153,59 @@ func TestEmptyBuildCache(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherGOOSCache runs pidlint ./... twice on testdata/goos: the second
+// run takes the builds beyond the host's from the cache, with the same
+// findings, and runs go vet for the host alone; an edited file runs them
+// again; PIDLINT_CACHE=off runs them every time.
+func TestOtherGOOSCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module for four GOOS")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := copyModule(t, "goos")
+	env := append([]string{"PIDLINT_CACHE=" + t.TempDir()}, noCgo...)
+	otherVet := func(stderr string) []string {
+		var ran []string
+		for _, goos := range []string{"darwin", "windows", "freebsd"} {
+			if strings.Contains(stderr, "GOOS="+goos+" go vet") {
+				ran = append(ran, goos)
+			}
+		}
+		return ran
+	}
+
+	first := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
+	if ran := otherVet(first.stderr); len(ran) != 3 {
+		t.Fatalf("first run: go vet ran for %v, want darwin, windows and freebsd\n%s", ran, first.stderr)
+	}
+	second := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
+	if ran := otherVet(second.stderr); len(ran) != 0 {
+		t.Errorf("unchanged tree: go vet ran again for %v", ran)
+	}
+	if got := textFindings(t, dir, second.stderr); !slices.Equal(got, goosFindings) {
+		t.Errorf("from the cache: %v, want %v", got, goosFindings)
+	}
+	if !strings.Contains(second.stderr, "skipped example.com/goos/cgoonly for GOOS=windows") {
+		t.Errorf("from the cache, the skipped package is not said:\n%s", second.stderr)
+	}
+
+	// A new probe in the Windows file: the builds run again and see it.
+	name := filepath.Join(dir, "proc", "proc_windows.go")
+	writeFile(t, name, readFile(t, name)+"\nfunc Gone() bool { return os.Getpid() < 0 || Running() && false }\n\nfunc Alive(p *os.Process) bool { return p.Signal(syscall.Signal(0)) == nil }\n")
+	third := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
+	if ran := otherVet(third.stderr); !slices.Contains(ran, "windows") {
+		t.Errorf("after an edit: go vet ran for %v, want windows among them", ran)
+	}
+	if got := textFindings(t, dir, third.stderr); len(got) != len(goosFindings)+1 {
+		t.Errorf("after an edit: %v, want the new Signal(0) too", got)
+	}
+
+	off := append([]string{"PIDLINT_CACHE=off"}, noCgo...)
+	for range 2 {
+		if r := mustRun(t, exitFindings, dir, off, bin, "-v", "./..."); len(otherVet(r.stderr)) != 3 {
+			t.Errorf("PIDLINT_CACHE=off: go vet ran for %v, want every GOOS", otherVet(r.stderr))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/source"
 )
 
 // A diagnostic is what either route reads of one analysis diagnostic,
@@ -36,18 +37,18 @@ type diagnosticEdit struct {
 // diagnostic whose position is not in its file is an error of its
 // package; a fix that cannot be placed in the user's file (one made in a
 // file cgo rewrote) is dropped with a note.
-func (r *runner) add(b *build, d diagnostic) {
+func (b *build) add(src *source.Cache, d diagnostic) {
 	f := finding.Finding{Rule: d.rule, Category: d.category, Message: d.message, Package: d.pkg, GOOS: []string{b.goos}}
 	var err error
-	if f.Pos, err = r.cfg.Source.At(d.pos.file, d.pos.line, d.pos.col); err != nil {
+	if f.Pos, err = src.At(d.pos.file, d.pos.line, d.pos.col); err != nil {
 		b.fail(d.pkg, fmt.Sprintf("a finding's position: %v", err))
 		return
 	}
-	if f.End, err = r.cfg.Source.At(d.end.file, d.end.line, d.end.col); err != nil {
+	if f.End, err = src.At(d.end.file, d.end.line, d.end.col); err != nil {
 		f.End = f.Pos
 	}
 	for _, fx := range d.fixes {
-		resolved, err := r.resolveFix(fx)
+		resolved, err := resolveFix(src, fx)
 		if err != nil {
 			b.notes = append(b.notes, fmt.Sprintf("%s: fix %q dropped: %v", f.Pos, fx.message, err))
 			continue
@@ -57,10 +58,10 @@ func (r *runner) add(b *build, d diagnostic) {
 	b.findings = append(b.findings, f)
 }
 
-func (r *runner) resolveFix(fx diagnosticFix) (finding.Fix, error) {
+func resolveFix(src *source.Cache, fx diagnosticFix) (finding.Fix, error) {
 	out := finding.Fix{Message: fx.message}
 	for _, e := range fx.edits {
-		file, err := r.cfg.Source.File(e.file)
+		file, err := src.File(e.file)
 		if err != nil {
 			return out, err
 		}

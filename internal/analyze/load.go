@@ -27,12 +27,13 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/plan"
+	"github.com/pidlint/pidlint/internal/source"
 	"github.com/pidlint/pidlint/internal/vettool"
 )
 
 // A loader loads and analyzes one build's package graph.
 type loader struct {
-	runner    *runner
+	src       *source.Cache
 	out       *build
 	analyzers []*analysis.Analyzer // the pidlint analyzer and what it requires, in order
 	pidlint   *analysis.Analyzer
@@ -56,29 +57,29 @@ type node struct {
 }
 
 // load analyzes the build in this process.
-func (r *runner) load(b plan.Build) (*build, error) {
+func (cfg Config) load(b plan.Build) (*build, error) {
 	a := analyzer.New()
-	for _, arg := range r.cfg.AnalyzerArgs {
+	for _, arg := range cfg.AnalyzerArgs {
 		name, value, _ := strings.Cut(strings.TrimPrefix(arg, "-"), "=")
 		if err := a.Flags.Set(name, value); err != nil {
 			return nil, fmt.Errorf("-%s: %v", name, err)
 		}
 	}
-	if r.cfg.Go.Verbose {
-		fmt.Fprintf(r.cfg.Go.Log, "pidlint: GOOS=%s: loading %s in-process (the build cache is empty)\n", b.GOOS, strings.Join(b.Patterns, " "))
+	if cfg.Go.Verbose {
+		fmt.Fprintf(cfg.Go.Log, "pidlint: GOOS=%s: loading %s in-process (the build cache is empty)\n", b.GOOS, strings.Join(b.Patterns, " "))
 	}
-	cfg := &packages.Config{
+	graph := &packages.Config{
 		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
-		Dir:   r.cfg.Go.Dir,
-		Tests: r.cfg.Tests,
+		Dir:   cfg.Go.Dir,
+		Tests: cfg.Tests,
 		Env:   append(os.Environ(), "GOOS="+b.GOOS),
 	}
-	roots, err := packages.Load(cfg, b.Patterns...)
+	roots, err := packages.Load(graph, b.Patterns...)
 	if err != nil {
 		return nil, err
 	}
 	l := &loader{
-		runner:    r,
+		src:       cfg.Source,
 		out:       newBuild(b.GOOS),
 		analyzers: requiredFirst(a),
 		pidlint:   a,
@@ -157,7 +158,7 @@ func (l *loader) process(n *node) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		for _, d := range diags {
-			l.runner.add(l.out, diagnosticOf(n.pkg.PkgPath, l.fset, d))
+			l.out.add(l.src, diagnosticOf(n.pkg.PkgPath, l.fset, d))
 		}
 	}
 }

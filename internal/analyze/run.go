@@ -29,7 +29,8 @@ type Config struct {
 }
 
 type runner struct {
-	cfg Config
+	cfg   Config
+	cache *buildCache
 }
 
 // A build is the result of one GOOS build.
@@ -56,7 +57,7 @@ func (b *build) fail(pkg, msg string) {
 // Run analyzes the builds of p and returns the merged report; root is the
 // directory the report names files relative to.
 func Run(cfg Config, p *plan.Plan, root string) (*finding.Report, error) {
-	r := &runner{cfg: cfg}
+	r := &runner{cfg: cfg, cache: newBuildCache(cfg, p)}
 	var (
 		wg     sync.WaitGroup
 		mu     sync.Mutex
@@ -84,16 +85,34 @@ func Run(cfg Config, p *plan.Plan, root string) (*finding.Report, error) {
 }
 
 // build runs the build for goos, by the route the plan calls for; nil when
-// it has nothing to analyze.
+// it has nothing to analyze. A build beyond the first is taken from the
+// cache when nothing it depends on changed.
 func (r *runner) build(p *plan.Plan, goos string) (*build, error) {
-	b, err := p.Build(goos)
-	if err != nil || len(b.Patterns) == 0 {
+	cached := goos != p.GOOS[0] && !p.Cold
+	if cached {
+		if b, ok := r.cache.get(goos); ok {
+			return b, nil
+		}
+	}
+	pb, err := p.Build(goos)
+	if err != nil {
 		return nil, err
 	}
-	if p.Cold {
-		return r.load(b)
+	var b *build
+	switch {
+	case len(pb.Patterns) == 0:
+		b = newBuild(goos)
+	case p.Cold:
+		return r.cfg.load(pb)
+	default:
+		if b, err = r.cfg.vet(pb); err != nil {
+			return nil, err
+		}
 	}
-	return r.vet(b)
+	if cached {
+		r.cache.put(goos, b)
+	}
+	return b, nil
 }
 
 // report merges the builds' findings into one report. The first build's

@@ -20,6 +20,7 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/plan"
+	"github.com/pidlint/pidlint/internal/source"
 )
 
 // vetDiagnostic is one diagnostic in go vet -json's output.
@@ -40,10 +41,10 @@ type vetDiagnostic struct {
 }
 
 // vet runs go vet -vettool=pidlint -json for the build.
-func (r *runner) vet(b plan.Build) (*build, error) {
-	args := append([]string{"vet", "-vettool=" + r.cfg.Tool, "-json"}, r.cfg.AnalyzerArgs...)
+func (cfg Config) vet(b plan.Build) (*build, error) {
+	args := append([]string{"vet", "-vettool=" + cfg.Tool, "-json"}, cfg.AnalyzerArgs...)
 	args = append(args, b.Patterns...)
-	cmd := r.cfg.Go.Command(b.GOOS, args...)
+	cmd := cfg.Go.Command(b.GOOS, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -52,7 +53,7 @@ func (r *runner) vet(b plan.Build) (*build, error) {
 	}
 	out := newBuild(b.GOOS)
 	out.readErrors(&stderr)
-	if err := r.readJSON(out, &stdout); err != nil {
+	if err := out.readJSON(cfg.Source, &stdout); err != nil {
 		return nil, err
 	}
 	if err != nil && len(out.failed) == 0 && len(out.general) == 0 {
@@ -83,7 +84,7 @@ func (b *build) readErrors(r io.Reader) {
 
 // readJSON reads the JSON trees the tool printed, one per package:
 // {"pkg": {"pidlint": [diagnostics] or {"error": "…"}}}.
-func (r *runner) readJSON(b *build, in io.Reader) error {
+func (b *build) readJSON(src *source.Cache, in io.Reader) error {
 	dec := json.NewDecoder(in)
 	for {
 		var tree map[string]map[string]json.RawMessage
@@ -104,16 +105,15 @@ func (r *runner) readJSON(b *build, in io.Reader) error {
 					return fmt.Errorf("reading go vet -json output for %s: %v", pkg, err)
 				}
 				for _, diag := range diags {
-					r.addVetDiagnostic(b, pkg, diag)
+					b.add(src, vetDiagnosticOf(pkg, diag))
 				}
 			}
 		}
 	}
 }
 
-// addVetDiagnostic converts a diagnostic from go vet's JSON into a finding
-// of the build.
-func (r *runner) addVetDiagnostic(b *build, pkg string, diag vetDiagnostic) {
+// vetDiagnosticOf reads a diagnostic from go vet's JSON.
+func vetDiagnosticOf(pkg string, diag vetDiagnostic) diagnostic {
 	d := diagnostic{pkg: pkg, category: diag.Category, message: diag.Message, rule: vetRule(diag)}
 	d.pos.file, d.pos.line, d.pos.col = parsePosn(diag.Posn)
 	d.end.file, d.end.line, d.end.col = parsePosn(diag.End)
@@ -124,7 +124,7 @@ func (r *runner) addVetDiagnostic(b *build, pkg string, diag vetDiagnostic) {
 		}
 		d.fixes = append(d.fixes, fx)
 	}
-	r.add(b, d)
+	return d
 }
 
 // parsePosn parses "file:line:col" (the file name may hold colons).

@@ -4,11 +4,13 @@ package gocmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 // A Runner runs the go command in Dir (the current directory if ""); with
@@ -17,6 +19,24 @@ type Runner struct {
 	Dir     string
 	Verbose bool
 	Log     io.Writer
+
+	envOnce sync.Once
+	env     map[string]string
+	envErr  error
+}
+
+// Env returns the go command's value of the variable name: one of
+// GOMOD, GOWORK and GOCACHE, which it asks for at once.
+func (r *Runner) Env(name string) (string, error) {
+	r.envOnce.Do(func() {
+		out, err := r.Output("env", "-json", "GOMOD", "GOWORK", "GOCACHE")
+		if err != nil {
+			r.envErr = err
+			return
+		}
+		r.envErr = json.Unmarshal([]byte(out), &r.env)
+	})
+	return r.env[name], r.envErr
 }
 
 // Command returns the go command with args, for goos ("" keeps the

@@ -18,15 +18,14 @@ type Module struct {
 
 // MainModule returns the main module of the run's directory.
 func (r *Runner) MainModule() (*Module, error) {
-	out, err := r.Output("env", "GOMOD")
+	gomod, err := r.Env("GOMOD")
 	if err != nil {
 		return nil, err
 	}
-	gomod := strings.TrimSpace(out)
 	if gomod == "" || gomod == os.DevNull {
 		return nil, errors.New("no Go module here: -vendor-safeprobe writes into the current module; run pidlint inside one")
 	}
-	out, err = r.Output("mod", "edit", "-json")
+	out, err := r.Output("mod", "edit", "-json")
 	if err != nil {
 		return nil, err
 	}
@@ -60,12 +59,11 @@ func (r *Runner) CheckModule(patterns []string) error {
 	if !dirs {
 		return nil
 	}
-	out, err := r.Output("env", "GOMOD", "GOWORK")
+	gomod, err := r.Env("GOMOD")
 	if err != nil {
 		return err
 	}
-	gomod, gowork, _ := strings.Cut(out, "\n")
-	gomod, gowork = strings.TrimSpace(gomod), strings.TrimSpace(gowork)
+	gowork, _ := r.Env("GOWORK")
 	if (gomod == "" || gomod == os.DevNull) && (gowork == "" || gowork == "off") {
 		return ErrNoModule
 	}
@@ -104,8 +102,7 @@ const warmCacheEntries = 1000
 // BuildCacheEmpty reports whether the go command's build cache holds (next
 // to) nothing, or is off: go vet would then first compile every dependency.
 func (r *Runner) BuildCacheEmpty() bool {
-	out, err := r.Output("env", "GOCACHE")
-	cache := strings.TrimSpace(out)
+	cache, err := r.Env("GOCACHE")
 	if err != nil || cache == "" || cache == "off" {
 		return err == nil
 	}
