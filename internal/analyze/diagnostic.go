@@ -26,18 +26,27 @@ type diagnosticFix struct {
 }
 
 // A diagnosticEdit is a text edit by byte offsets in the file the analyzer
-// parsed: for a file cgo rewrote, not the user's file.
+// parsed: for a file cgo rewrote, not the user's file but the file cgo
+// generated from it.
 type diagnosticEdit struct {
-	file       string
+	file       string // the user's file (after //line directives)
+	generated  string // the file cgo generated, when known
 	start, end int
 	new        string
 }
 
+// A resolver places diagnostics in the user's files.
+type resolver struct {
+	src *source.Cache
+	cgo *cgoFiles // the files cgo generated, for edits that name none
+}
+
 // add resolves d's positions and adds it to the build as a finding. A
 // diagnostic whose position is not in its file is an error of its
-// package; a fix that cannot be placed in the user's file (one made in a
-// file cgo rewrote) is dropped with a note.
-func (b *build) add(src *source.Cache, d diagnostic) {
+// package; a fix that cannot be placed in the user's file is dropped with
+// a note.
+func (b *build) add(r resolver, d diagnostic) {
+	src := r.src
 	f := finding.Finding{Rule: d.rule, Category: d.category, Message: d.message, Package: d.pkg, GOOS: []string{b.goos}}
 	var err error
 	if f.Pos, err = src.At(d.pos.file, d.pos.line, d.pos.col); err != nil {
@@ -48,7 +57,7 @@ func (b *build) add(src *source.Cache, d diagnostic) {
 		f.End = f.Pos
 	}
 	for _, fx := range d.fixes {
-		resolved, err := resolveFix(src, fx)
+		resolved, err := r.fix(fx)
 		if err != nil {
 			b.notes = append(b.notes, fmt.Sprintf("%s: fix %q dropped: %v", f.Pos, fx.message, err))
 			continue
@@ -58,15 +67,30 @@ func (b *build) add(src *source.Cache, d diagnostic) {
 	b.findings = append(b.findings, f)
 }
 
-func resolveFix(src *source.Cache, fx diagnosticFix) (finding.Fix, error) {
+// fix places the edits of fx in the user's files. The edits of a file
+// that imports "C" are made in the file cgo generated from it: they are
+// mapped back through its //line comments, and kept only where the text
+// they change is the same in both.
+func (r resolver) fix(fx diagnosticFix) (finding.Fix, error) {
 	out := finding.Fix{Message: fx.message}
 	for _, e := range fx.edits {
-		file, err := src.File(e.file)
+		file, err := r.src.File(e.file)
 		if err != nil {
 			return out, err
 		}
 		if file.Cgo() {
-			return out, fmt.Errorf("%s imports \"C\": its fixes are made in the file cgo generates, not in this one", e.file)
+			gen := e.generated
+			if gen == "" {
+				if gen, err = r.cgo.generated(e.file); err != nil {
+					return out, err
+				}
+			}
+			pos, end, err := mapGenerated(r.src, gen, e.start, e.end)
+			if err != nil {
+				return out, err
+			}
+			out.Edits = append(out.Edits, finding.Edit{Pos: pos, End: end, New: e.new})
+			continue
 		}
 		pos, err := file.Offset(e.start)
 		if err != nil {

@@ -158,7 +158,7 @@ func (l *loader) process(n *node) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		for _, d := range diags {
-			l.out.add(l.src, diagnosticOf(n.pkg.PkgPath, l.fset, d))
+			l.out.add(resolver{src: l.src}, diagnosticOf(n.pkg.PkgPath, l.fset, d))
 		}
 	}
 }
@@ -283,12 +283,16 @@ func diagnosticOf(pkg string, fset *token.FileSet, diag analysis.Diagnostic) dia
 			if !end.IsValid() {
 				end = te.Pos
 			}
-			fx.edits = append(fx.edits, diagnosticEdit{
+			e := diagnosticEdit{
 				file:  fset.Position(te.Pos).Filename,
 				start: fset.Position(te.Pos).Offset,
 				end:   fset.Position(end).Offset,
 				new:   string(te.NewText),
-			})
+			}
+			if parsed := fset.PositionFor(te.Pos, false).Filename; parsed != e.file {
+				e.generated = parsed // a file cgo generated
+			}
+			fx.edits = append(fx.edits, e)
 		}
 		d.fixes = append(d.fixes, fx)
 	}

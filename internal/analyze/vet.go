@@ -20,7 +20,6 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/plan"
-	"github.com/pidlint/pidlint/internal/source"
 )
 
 // vetDiagnostic is one diagnostic in go vet -json's output.
@@ -53,7 +52,7 @@ func (cfg Config) vet(b plan.Build) (*build, error) {
 	}
 	out := newBuild(b.GOOS)
 	out.readErrors(&stderr)
-	if err := out.readJSON(cfg.Source, &stdout); err != nil {
+	if err := out.readJSON(resolver{cfg.Source, newCgoFiles(cfg.Go, b.GOOS)}, &stdout); err != nil {
 		return nil, err
 	}
 	if err != nil && len(out.failed) == 0 && len(out.general) == 0 {
@@ -84,7 +83,7 @@ func (b *build) readErrors(r io.Reader) {
 
 // readJSON reads the JSON trees the tool printed, one per package:
 // {"pkg": {"pidlint": [diagnostics] or {"error": "…"}}}.
-func (b *build) readJSON(src *source.Cache, in io.Reader) error {
+func (b *build) readJSON(r resolver, in io.Reader) error {
 	dec := json.NewDecoder(in)
 	for {
 		var tree map[string]map[string]json.RawMessage
@@ -105,7 +104,7 @@ func (b *build) readJSON(src *source.Cache, in io.Reader) error {
 					return fmt.Errorf("reading go vet -json output for %s: %v", pkg, err)
 				}
 				for _, diag := range diags {
-					b.add(src, vetDiagnosticOf(pkg, diag))
+					b.add(r, vetDiagnosticOf(pkg, diag))
 				}
 			}
 		}
