@@ -64,3 +64,71 @@ func TestCgoFixes(t *testing.T) {
 		})
 	}
 }
+
+// TestVetRouteFromSource runs pidlint where go vet cannot type-check a
+// valid package from its imports' export data (x/tools since v0.50
+// writes an interface's unexported method under the package of a defined
+// type over it): the package is analyzed from source, with one line
+// saying so, and its finding is reported.
+func TestVetRouteFromSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/sealedmod\n\ngo 1.22\n",
+		"sealed/sealed.go": `package sealed
+
+// Target is implemented only in this package.
+type Target interface {
+	Name() string
+	sealedTarget()
+}
+
+type impl struct{}
+
+func (impl) Name() string  { return "impl" }
+func (impl) sealedTarget() {}
+
+// New returns a Target.
+func New() Target { return impl{} }
+
+// Use names t.
+func Use(t Target) string { return t.Name() }
+`,
+		"view/view.go": `package view
+
+import "example.com/sealedmod/sealed"
+
+// Target is sealed's Target under this package's name.
+type Target sealed.Target
+
+// Get returns a Target.
+func Get() Target { return sealed.New() }
+`,
+		"user/user.go": `package user
+
+import (
+	"syscall"
+
+	"example.com/sealedmod/sealed"
+	"example.com/sealedmod/view"
+)
+
+// Name names view's target.
+func Name() string { return sealed.Use(view.Get()) }
+
+// Alive reports whether pid runs.
+func Alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+`,
+	})
+	mustRun(t, 0, dir, nil, "go", "build", "./...")
+	r := mustRun(t, exitFindings, dir, nil, bin, "-goos=host", "./...")
+	if got := textFindings(t, dir, r.stderr); len(got) != 1 || got[0] != (want{"user/user.go", 14, "PL001"}) {
+		t.Errorf("findings %v, want user/user.go:14 PL001\n%s", got, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "pidlint: example.com/sealedmod/user: go vet could not type-check it from its imports' export data; analyzed from source instead") {
+		t.Errorf("no line saying the package was analyzed from source:\n%s", r.stderr)
+	}
+}

@@ -108,11 +108,55 @@ func (r *runner) build(p *plan.Plan, goos string) (*build, error) {
 		if b, err = r.cfg.vet(pb); err != nil {
 			return nil, err
 		}
+		if !cached {
+			// Another GOOS's failures are mostly code that does
+			// not build there (cgo-only code), said in a note.
+			r.fromSource(b)
+		}
 	}
 	if cached {
 		r.cache.put(goos, b)
 	}
 	return b, nil
+}
+
+// fromSource analyzes in process, from source, the packages the go vet
+// route could not type-check: go vet type-checks a package against the
+// export data of its imports, which for some valid code x/tools writes
+// wrong (an interface's unexported method, through a defined type of
+// another package). A package that type-checks from source loses its
+// failure, and a note says how it was analyzed.
+func (r *runner) fromSource(b *build) {
+	if len(b.failed) == 0 {
+		return
+	}
+	var paths []string
+	for id := range b.failed {
+		if p := importPath(id); !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	alt, err := r.cfg.load(plan.Build{GOOS: b.goos, Patterns: paths, Dirs: map[string]bool{}})
+	if err != nil {
+		return
+	}
+	for id := range b.failed {
+		p := importPath(id)
+		if _, failed := alt.failed[p]; !failed {
+			delete(b.failed, id)
+			b.notes = append(b.notes, fmt.Sprintf("%s: go vet could not type-check it from its imports' export data; analyzed from source instead", p))
+		}
+	}
+	b.findings = append(b.findings, alt.findings...)
+	b.notes = append(b.notes, alt.notes...)
+}
+
+// importPath is the import path of go vet's package ID: "p", "p [p.test]"
+// or an external test package "p_test [p.test]".
+func importPath(id string) string {
+	id, _, _ = strings.Cut(id, " ")
+	return strings.TrimSuffix(id, "_test")
 }
 
 // report merges the builds' findings into one report. The first build's
