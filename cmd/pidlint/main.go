@@ -96,7 +96,8 @@ func (c command) run(args []string) int {
 	if len(args) >= 1 && (args[0] == "-explain" || args[0] == "--explain") {
 		return c.explain(args[1:])
 	}
-	opts, err := config.Parse(args, hostGOOS())
+	host := hostGOOS()
+	opts, err := config.Parse(args, host)
 	switch {
 	case err != nil:
 		return c.usageError(err)
@@ -104,14 +105,19 @@ func (c command) run(args []string) int {
 		config.WriteHelp(c.stdout)
 		return exitClean
 	case opts.Version:
-		fmt.Fprintf(c.stdout, "pidlint %s\n", version.Module())
+		fmt.Fprintln(c.stdout, version.String())
 		return exitClean
+	}
+	if opts.VendorDir != "" {
+		if _, err := fix.CheckVendorDir(opts.VendorDir); err != nil {
+			return c.usageError(err)
+		}
 	}
 	goCmd := &gocmd.Runner{Dir: c.dir, Verbose: opts.Verbose, Log: c.stderr}
 	if err := goCmd.CheckModule(opts.Patterns); err != nil {
 		return c.fail(err)
 	}
-	p, err := plan.New(goCmd, opts.GOOS, opts.Patterns)
+	p, err := plan.New(goCmd, host, opts.GOOS, opts.Patterns)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -200,7 +206,7 @@ func (c command) output(opts *config.Options, goCmd *gocmd.Runner, rep *finding.
 	if opts.Diff {
 		diff = c.stdout
 	}
-	res, err := fix.Apply(rep.Findings, src, rep.Root, diff)
+	res, err := fix.Apply(rep.Findings, src, rep.Dir, diff)
 	if err != nil {
 		return len(rep.Findings), err
 	}
@@ -208,7 +214,7 @@ func (c command) output(opts *config.Options, goCmd *gocmd.Runner, rep *finding.
 	if opts.Diff {
 		return len(rep.Findings), nil
 	}
-	res.PrintSummary(c.stderr)
+	res.PrintSummary(c.stderr, rep.Dir)
 	if res.ImportsDefault {
 		fix.TidyHint(goCmd, c.stderr)
 	}

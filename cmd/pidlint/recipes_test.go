@@ -341,13 +341,23 @@ func TestPreCommitRecipe(t *testing.T) {
 				}
 				return
 			}
+			// A new repository, before its first commit: every
+			// staged line is new.
+			mustRun(t, 0, dir, gitEnv, "git", "init", "-q", "-b", "main")
+			mustRun(t, 0, dir, gitEnv, "git", "add", ".")
+			r := mustRun(t, exitFindings, dir, nil, bin, argv[1:]...)
+			if got := textFindings(t, dir, r.stderr); !slices.Equal(got, probesFindings) {
+				t.Errorf("before the first commit: findings %v, want %v\n%s", got, probesFindings, r.stderr)
+			}
+			mustRun(t, 0, dir, nil, "rm", "-rf", ".git")
+
 			// Changed lines: nothing before a change, the new probe
 			// once it is staged.
 			commitAll(t, dir)
 			mustRun(t, exitClean, dir, nil, bin, argv[1:]...)
 			w := newProbe(t, dir)
 			mustRun(t, 0, dir, gitEnv, "git", "add", ".")
-			r := mustRun(t, exitFindings, dir, nil, bin, argv[1:]...)
+			r = mustRun(t, exitFindings, dir, nil, bin, argv[1:]...)
 			if got := textFindings(t, dir, r.stderr); !slices.Equal(got, []want{w}) {
 				t.Errorf("findings %v, want %v", got, []want{w})
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,8 +25,32 @@ func TestHelp(t *testing.T) {
 func TestVersion(t *testing.T) {
 	for _, arg := range []string{"-version", "-V", "--version", "-V=true"} {
 		r := runDriver(t, t.TempDir(), arg)
-		if r.code != exitClean || r.stdout != "pidlint "+version.Module()+"\n" || r.stderr != "" {
+		if r.code != exitClean || r.stdout != version.String()+"\n" || !strings.HasPrefix(r.stdout, "pidlint "+version.Module()) || r.stderr != "" {
 			t.Errorf("pidlint %s: exit %d, stdout %q, stderr %q", arg, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestVersionVCS builds pidlint in its git checkout with VCS stamping and
+// checks that -version names the commit and its time, as go version -m
+// shows them.
+func TestVersionVCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint")
+	}
+	head, err := exec.Command("git", "-C", repoRoot, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "pidlint")
+	mustRun(t, 0, ".", nil, "go", "build", "-buildvcs=true", "-o", bin, ".")
+	r := mustRun(t, 0, ".", nil, bin, "-version")
+	for _, want := range []string{"pidlint ", "vcs.revision=" + strings.TrimSpace(string(head)), "vcs.time=20", "vcs.modified="} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("pidlint -version = %q, want %q in it", r.stdout, want)
+		}
+	}
+	if strings.Count(r.stdout, "\n") != 1 {
+		t.Errorf("pidlint -version printed %d lines, want one", strings.Count(r.stdout, "\n"))
 	}
 }

@@ -37,6 +37,7 @@ type diagnosticEdit struct {
 
 // A resolver places diagnostics in the user's files.
 type resolver struct {
+	dir string // the working directory, notes name files relative to
 	src *source.Cache
 	cgo *cgoFiles // the files cgo generated, for edits that name none
 }
@@ -59,7 +60,7 @@ func (b *build) add(r resolver, d diagnostic) {
 	for _, fx := range d.fixes {
 		resolved, err := r.fix(fx)
 		if err != nil {
-			b.notes = append(b.notes, fmt.Sprintf("%s: fix %q dropped: %v", f.Pos, fx.message, err))
+			b.notes = append(b.notes, fmt.Sprintf("%s: fix %q dropped: %v", f.Pos.Short(r.dir), fx.message, err))
 			continue
 		}
 		f.Fixes = append(f.Fixes, resolved)

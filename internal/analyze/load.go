@@ -27,13 +27,12 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/plan"
-	"github.com/pidlint/pidlint/internal/source"
 	"github.com/pidlint/pidlint/internal/vettool"
 )
 
 // A loader loads and analyzes one build's package graph.
 type loader struct {
-	src       *source.Cache
+	resolver  resolver
 	out       *build
 	analyzers []*analysis.Analyzer // the pidlint analyzer and what it requires, in order
 	pidlint   *analysis.Analyzer
@@ -79,7 +78,7 @@ func (cfg Config) load(b plan.Build) (*build, error) {
 		return nil, err
 	}
 	l := &loader{
-		src:       cfg.Source,
+		resolver:  resolver{dir: cfg.dir, src: cfg.Source},
 		out:       newBuild(b.GOOS),
 		analyzers: requiredFirst(a),
 		pidlint:   a,
@@ -158,7 +157,7 @@ func (l *loader) process(n *node) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		for _, d := range diags {
-			l.out.add(resolver{src: l.src}, diagnosticOf(n.pkg.PkgPath, l.fset, d))
+			l.out.add(l.resolver, diagnosticOf(n.pkg.PkgPath, l.fset, d))
 		}
 	}
 }

@@ -26,6 +26,7 @@ type Config struct {
 	AnalyzerArgs []string // the analyzer's flags as set, "-name=value"
 	Tests        bool     // also analyze test files (in process; go vet always does)
 	Source       *source.Cache
+	dir          string // the plan's working directory
 }
 
 type runner struct {
@@ -57,6 +58,7 @@ func (b *build) fail(pkg, msg string) {
 // Run analyzes the builds of p and returns the merged report; root is the
 // directory the report names files relative to.
 func Run(cfg Config, p *plan.Plan, root string) (*finding.Report, error) {
+	cfg.dir = p.Dir
 	r := &runner{cfg: cfg, cache: newBuildCache(cfg, p)}
 	var (
 		wg     sync.WaitGroup
@@ -81,7 +83,7 @@ func Run(cfg Config, p *plan.Plan, root string) (*finding.Report, error) {
 		return nil, errs[0]
 	}
 	slices.SortFunc(builds, func(x, y *build) int { return slices.Index(p.GOOS, x.goos) - slices.Index(p.GOOS, y.goos) })
-	return report(builds, p.GOOS, root), nil
+	return report(builds, p, root, cfg.Go.Verbose), nil
 }
 
 // build runs the build for goos, by the route the plan calls for; nil when
@@ -108,7 +110,7 @@ func (r *runner) build(p *plan.Plan, goos string) (*build, error) {
 		if b, err = r.cfg.vet(pb); err != nil {
 			return nil, err
 		}
-		if !cached {
+		if goos == p.Host {
 			// Another GOOS's failures are mostly code that does
 			// not build there (cgo-only code), said in a note.
 			r.fromSource(b)
@@ -152,22 +154,25 @@ func (r *runner) fromSource(b *build) {
 	b.notes = append(b.notes, alt.notes...)
 }
 
-// importPath is the import path of go vet's package ID: "p", "p [p.test]"
-// or an external test package "p_test [p.test]".
+// importPath is the import path of go vet's package ID: "p", "p [p.test]",
+// an external test package "p_test [p.test]", or "[p]" (go vet's heading
+// of a test variant's errors).
 func importPath(id string) string {
+	id = strings.TrimPrefix(id, "[")
 	id, _, _ = strings.Cut(id, " ")
-	return strings.TrimSuffix(id, "_test")
+	return strings.TrimSuffix(strings.TrimSuffix(id, "]"), "_test")
 }
 
-// report merges the builds' findings into one report. The first build's
-// failures are errors; another build's are notes, as a package that does
-// not type-check for one GOOS (cgo-only code) is skipped for it.
-func report(builds []*build, goos []string, root string) *finding.Report {
-	rep := &finding.Report{Root: root}
+// report merges the builds' findings into one report. The host's build's
+// failures are errors; another GOOS's are notes, as a package that does
+// not build for a GOOS (cgo-only code, or code for Unix only) is skipped
+// for it; verbose says why.
+func report(builds []*build, p *plan.Plan, root string, verbose bool) *finding.Report {
+	rep := &finding.Report{Dir: p.Dir, Root: root}
 	var all []finding.Finding
 	for _, b := range builds {
 		rep.Notes = append(rep.Notes, b.notes...)
-		if b.goos == goos[0] {
+		if b.goos == p.Host {
 			rep.Errors = append(rep.Errors, b.general...)
 			for pkg, msg := range b.failed {
 				rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %s", pkg, msg))
@@ -177,12 +182,16 @@ func report(builds []*build, goos []string, root string) *finding.Report {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("GOOS=%s: %s", b.goos, msg))
 			}
 			for pkg, msg := range b.failed {
-				first, _, _ := strings.Cut(msg, "\n")
-				rep.Notes = append(rep.Notes, fmt.Sprintf("skipped %s for GOOS=%s: it does not type-check there: %s", pkg, b.goos, first))
+				note := fmt.Sprintf("%s does not build for %s: skipped", importPath(pkg), b.goos)
+				if verbose {
+					first, _, _ := strings.Cut(msg, "\n")
+					note += " (" + first + ")"
+				}
+				rep.Notes = append(rep.Notes, note)
 			}
 		}
 		for _, f := range b.findings {
-			if !fallbackCovered(f, b.goos, goos) {
+			if !fallbackCovered(f, b.goos, p.GOOS) {
 				all = append(all, f)
 			}
 		}

@@ -52,7 +52,7 @@ func (cfg Config) vet(b plan.Build) (*build, error) {
 	}
 	out := newBuild(b.GOOS)
 	out.readErrors(&stderr)
-	if err := out.readJSON(resolver{cfg.Source, newCgoFiles(cfg.Go, b.GOOS)}, &stdout); err != nil {
+	if err := out.readJSON(resolver{dir: cfg.dir, src: cfg.Source, cgo: newCgoFiles(cfg.Go, b.GOOS)}, &stdout); err != nil {
 		return nil, err
 	}
 	if err != nil && len(out.failed) == 0 && len(out.general) == 0 {

@@ -50,10 +50,17 @@ func ChangedSince(dir, rev string) (*NewFromRev, error) {
 		return nil, fmt.Errorf("-new-from-rev=%s: not in a git work tree (%v)", rev, err)
 	}
 	out, err := git.Run(root, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	if err != nil {
-		return nil, fmt.Errorf("-new-from-rev=%s: unknown revision %q in %s", rev, rev, root)
-	}
 	commit := strings.TrimSpace(out)
+	if err != nil {
+		// Before the first commit, HEAD names no commit yet: every
+		// line is new (a pre-commit hook on a new repository).
+		if !unborn(root, rev) {
+			return nil, fmt.Errorf("-new-from-rev=%s: unknown revision %q in %s", rev, rev, root)
+		}
+		if commit, err = emptyTree(root); err != nil {
+			return nil, fmt.Errorf("-new-from-rev=%s: %v", rev, err)
+		}
+	}
 	diff, err := git.Run(root, "-c", "core.quotePath=false", "diff", "--unified=0", "--no-color", "--no-ext-diff",
 		"--no-textconv", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/", commit, "--")
 	if err != nil {
@@ -74,6 +81,23 @@ func ChangedSince(dir, rev string) (*NewFromRev, error) {
 		}
 	}
 	return &NewFromRev{root: root, lines: lines, untracked: untracked}, nil
+}
+
+// unborn reports whether rev names the branch HEAD is on while it has no
+// commit yet.
+func unborn(root, rev string) bool {
+	if _, err := git.Run(root, "rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
+		return false
+	}
+	branch, err := git.Run(root, "symbolic-ref", "--short", "HEAD")
+	return err == nil && (rev == "HEAD" || rev == "@" || rev == strings.TrimSpace(branch))
+}
+
+// emptyTree is the ID of the tree with nothing in it, in the repository's
+// hash.
+func emptyTree(root string) (string, error) {
+	out, err := git.Run(root, "hash-object", "-t", "tree", "--stdin") // no input: empty
+	return strings.TrimSpace(out), err
 }
 
 // parseDiff reads a unified diff with zero lines of context (git diff

@@ -42,6 +42,13 @@ func (p Position) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
 }
 
+// Short is String with the file name relative to dir, as go vet prints
+// positions relative to the directory it runs in.
+func (p Position) Short(dir string) string {
+	p.File = ShortPath(dir, p.File)
+	return p.String()
+}
+
 // A Fix is a suggested fix: edits to apply together.
 type Fix struct {
 	Message string
@@ -56,7 +63,8 @@ type Edit struct {
 
 // A Report is what a run found, and what it could not analyze.
 type Report struct {
-	Root     string // the directory outputs name files relative to
+	Dir      string // the directory the run works in: text names files relative to it
+	Root     string // the repository's top: SARIF and GitHub annotations name files relative to it
 	Findings []Finding
 	Errors   []string // packages that failed to load or analyze, and other errors
 	Notes    []string // what a build left out and why, dropped fixes: said once, not failures

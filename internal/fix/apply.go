@@ -40,8 +40,9 @@ type Result struct {
 
 // Apply applies the first suggested fix of each finding to the files; with
 // diff set, it writes the change there as a unified diff instead (file
-// names relative to root, for patch -p0 there) and changes no file.
-func Apply(findings []finding.Finding, src *source.Cache, root string, diff io.Writer) (*Result, error) {
+// names relative to dir, the working directory, for patch -p0 there) and
+// changes no file. Notes name files relative to dir.
+func Apply(findings []finding.Finding, src *source.Cache, dir string, diff io.Writer) (*Result, error) {
 	res := &Result{}
 	byFile := make(map[string]*fileEdits)
 	var order []*fileEdits
@@ -70,7 +71,7 @@ func Apply(findings []finding.Finding, src *source.Cache, root string, diff io.W
 			}
 		}
 		if !ok {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s: fix %q not applied: it overlaps another fix", f.Pos, fx.Message))
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: fix %q not applied: it overlaps another fix", f.Pos.Short(dir), fx.Message))
 			res.Left = append(res.Left, f)
 			continue
 		}
@@ -99,7 +100,7 @@ func Apply(findings []finding.Finding, src *source.Cache, root string, diff io.W
 			return cmp.Or(cmp.Compare(x.Pos.Offset, y.Pos.Offset), cmp.Compare(x.End.Offset, y.End.Offset))
 		})
 		if diff != nil {
-			name := cmp.Or(finding.Rel(root, fe.name), fe.name)
+			name := cmp.Or(finding.Rel(dir, fe.name), fe.name)
 			if _, err := io.WriteString(diff, unifiedDiff(name, file.Data, fe.edits)); err != nil {
 				return nil, err
 			}
@@ -151,8 +152,8 @@ func applyEdits(src []byte, edits []finding.Edit) []byte {
 }
 
 // PrintSummary says what -fix did: how many findings it fixed in how many
-// files, and the findings left for a hand.
-func (res *Result) PrintSummary(w io.Writer) {
+// files, and the findings left for a hand (named relative to dir).
+func (res *Result) PrintSummary(w io.Writer, dir string) {
 	if res.Fixed == 0 && len(res.Left) == 0 {
 		return
 	}
@@ -167,7 +168,7 @@ func (res *Result) PrintSummary(w io.Writer) {
 		fmt.Fprintf(w, "; %d need a hand:\n", len(res.Left))
 	}
 	for _, f := range res.Left {
-		fmt.Fprintf(w, "%s: %s\n", f.Pos, f.Message)
+		fmt.Fprintf(w, "%s: %s\n", f.Pos.Short(dir), f.Message)
 	}
 }
 

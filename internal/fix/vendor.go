@@ -65,7 +65,7 @@ func vendorSafeprobe(r *gocmd.Runner, rel, safeprobeFlag string) (*vendoring, er
 	if err != nil {
 		return nil, err
 	}
-	rel, err = checkVendorDir(rel)
+	rel, err = CheckVendorDir(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +115,9 @@ func vendorSafeprobe(r *gocmd.Runner, rel, safeprobeFlag string) (*vendoring, er
 	return v, nil
 }
 
-// checkVendorDir checks the -vendor-safeprobe directory and returns it
+// CheckVendorDir checks the -vendor-safeprobe directory and returns it
 // with forward slashes.
-func checkVendorDir(rel string) (string, error) {
+func CheckVendorDir(rel string) (string, error) {
 	bad := func(why string) error { return fmt.Errorf("-vendor-safeprobe=%s: %s", rel, why) }
 	clean := path.Clean(filepath.ToSlash(rel))
 	switch {

@@ -22,6 +22,7 @@ type Plan struct {
 	Dir      string   // the directory the run works in, absolute
 	GOOS     []string // the builds, the first covering every package
 	Patterns []string // the package patterns as given
+	Host     string   // the GOOS the go command builds for unasked
 	// Cold: the build cache is empty, so the packages are loaded in this
 	// process instead of by go vet (which would first compile every
 	// dependency).
@@ -43,13 +44,14 @@ type Build struct {
 }
 
 // New plans a run over patterns for the GOOS builds goos (the first
-// covering every package) with the go command r.
-func New(r *gocmd.Runner, goos, patterns []string) (*Plan, error) {
+// covering every package) with the go command r, on a host whose GOOS is
+// host.
+func New(r *gocmd.Runner, host string, goos, patterns []string) (*Plan, error) {
 	dir, err := filepath.Abs(cmp.Or(r.Dir, "."))
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Dir: dir, GOOS: goos, Patterns: patterns, Cold: r.BuildCacheEmpty(), goCmd: r}
+	p := &Plan{Dir: dir, GOOS: goos, Patterns: patterns, Host: host, Cold: r.BuildCacheEmpty(), goCmd: r}
 	p.walked, p.byWalk = patternDirs(dir, patterns)
 	return p, nil
 }

@@ -34,12 +34,13 @@ func New(format string, stdout, stderr io.Writer) (Printer, error) {
 	return nil, fmt.Errorf("unknown format %q", format)
 }
 
-// Text prints each finding as go vet does: file:line:col: message.
+// Text prints each finding as go vet does: file:line:col: message, the
+// file relative to the working directory.
 type Text struct{ W io.Writer }
 
 func (p Text) Print(rep *finding.Report) error {
 	for _, f := range rep.Findings {
-		if _, err := fmt.Fprintf(p.W, "%s: %s\n", f.Pos, f.Message); err != nil {
+		if _, err := fmt.Fprintf(p.W, "%s: %s\n", f.Pos.Short(rep.Dir), f.Message); err != nil {
 			return err
 		}
 	}
