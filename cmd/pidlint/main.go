@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/pidlint/pidlint/analyzer"
@@ -97,7 +98,7 @@ func (c command) run(args []string) int {
 		return c.explain(args[1:])
 	}
 	host := hostGOOS()
-	opts, err := config.Parse(args, host)
+	opts, err := config.Parse(args, host, cmp.Or(c.dir, "."))
 	switch {
 	case err != nil:
 		return c.usageError(err)
@@ -129,7 +130,7 @@ func (c command) run(args []string) int {
 		return c.fail(err)
 	}
 	if opts.VendorDir != "" {
-		path, err := fix.Vendor(goCmd, opts.VendorDir, opts.AnalyzerFlag("safeprobe"), c.stderr)
+		path, err := fix.Vendor(goCmd, opts.VendorDir, opts.AnalyzerFlag("safeprobe"), opts.File.Path, c.stderr)
 		if err != nil {
 			return c.fail(err)
 		}
@@ -170,6 +171,9 @@ func (c command) run(args []string) int {
 // filters are the filters the options ask for, in the order they apply.
 func (c command) filters(opts *config.Options, p *plan.Plan, src *source.Cache) ([]filter.Filter, error) {
 	var fs []filter.Filter
+	if f := opts.File; len(f.Exclude) > 0 {
+		fs = append(fs, filter.Exclude{Dir: filepath.Dir(f.Path), Patterns: f.Exclude})
+	}
 	if !opts.Tests {
 		fs = append(fs, filter.NoTests{})
 	}

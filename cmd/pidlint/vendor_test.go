@@ -88,7 +88,18 @@ func TestVendorSafeprobe(t *testing.T) {
 	mustRun(t, 0, dir, offlineEnv, "go", "build", "./...")
 	mustRun(t, 0, dir, offlineEnv, "go", "vet", "./...")
 	checkGofmt(t, dir)
-	mustRun(t, 0, dir, offlineEnv, bin, "-safeprobe="+importPath, "-strict", "./...")
+	// The copy is recorded in pidlint.conf: later runs fix with it and
+	// -strict does not report its own probes.
+	if conf := readFile(t, filepath.Join(dir, "pidlint.conf")); !strings.Contains(conf, `safeprobe = "`+importPath+`"`) {
+		t.Errorf("pidlint.conf does not record the copy:\n%s", conf)
+	}
+	mustRun(t, 0, dir, offlineEnv, bin, "-strict", "./...")
+	writeFile(t, filepath.Join(dir, "more.go"), "package main\n\nimport \"syscall\"\n\nfunc up(pid int) bool { return syscall.Kill(pid, 0) == nil }\n")
+	mustRun(t, 0, dir, offlineEnv, bin, "-fix", "./...")
+	if src := readFile(t, filepath.Join(dir, "more.go")); !strings.Contains(src, `"`+importPath+`"`) {
+		t.Errorf("a later -fix does not call the vendored copy:\n%s", src)
+	}
+	mustRun(t, 0, dir, offlineEnv, "go", "build", "./...")
 
 	// Again: nothing changes.
 	r = mustRun(t, 0, dir, offlineEnv, bin, "-vendor-safeprobe=internal/safeprobe", "./...")

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -30,6 +31,9 @@ type Options struct {
 	// on to the vet tool.
 	AnalyzerArgs []string
 	Patterns     []string
+	// File is the config file the settings came from, with what only
+	// it sets (the paths to exclude).
+	File *File
 
 	Help, Version bool // print the help screen or the version, and stop
 }
@@ -78,10 +82,10 @@ func newSet(o *Options) *set {
 	return s
 }
 
-// Parse parses the command line (without the program name); host is the
-// GOOS the go command builds for. A command line it cannot run is a
-// *UsageError.
-func Parse(args []string, host string) (*Options, error) {
+// Parse parses the command line (without the program name) over the
+// config file of dir; host is the GOOS the go command builds for. A
+// command line or a config file it cannot run is a *UsageError.
+func Parse(args []string, host, dir string) (*Options, error) {
 	o := &Options{}
 	s := newSet(o)
 	if err := s.Parse(args); err != nil {
@@ -138,11 +142,37 @@ func Parse(args []string, host string) (*Options, error) {
 		return nil, usage("no packages given, e.g. pidlint ./...")
 	}
 	var err error
+	if o.File, err = FindFile(dir); err != nil {
+		return nil, usage("%v", err)
+	}
+	o.fromFile(given, s)
 	if o.GOOS, err = ParseGOOS(s.goos, host); err != nil {
 		return nil, usage("-goos=%s: %v", s.goos, err)
 	}
 	o.Patterns = s.Args()
 	return o, nil
+}
+
+// fromFile takes the settings of the config file that no flag given sets.
+func (o *Options) fromFile(given map[string]bool, s *set) {
+	f := o.File
+	if !given["goos"] && len(f.GOOS) > 0 {
+		s.goos = strings.Join(f.GOOS, ",")
+	}
+	add := func(name, value string) {
+		if !given[name] {
+			o.AnalyzerArgs = append(o.AnalyzerArgs, "-"+name+"="+value)
+		}
+	}
+	if len(f.Disable) > 0 {
+		add("disable", strings.Join(f.Disable, ","))
+	}
+	if f.Safeprobe != "" {
+		add("safeprobe", f.Safeprobe)
+	}
+	if f.Strict != nil {
+		add("strict", strconv.FormatBool(*f.Strict))
+	}
 }
 
 // AnalyzerFlag returns the value of the analyzer flag name as set on the

@@ -25,6 +25,7 @@ import (
 
 	"github.com/pidlint/pidlint"
 	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/config"
 	"github.com/pidlint/pidlint/internal/gocmd"
 	"github.com/pidlint/pidlint/internal/source"
 	"github.com/pidlint/pidlint/internal/version"
@@ -309,13 +310,24 @@ func semverLess(a, b string) bool {
 }
 
 // Vendor does -vendor-safeprobe=rel in the module r runs in: it vendors
-// safeprobe, says what it did on stderr, and returns the -safeprobe value
-// the fixes must use. A -safeprobe the user gave must name the same
-// package.
-func Vendor(r *gocmd.Runner, rel, safeprobeFlag string, stderr io.Writer) (string, error) {
+// safeprobe, records its import path in the config file conf (the
+// module's pidlint.conf when ""), so that later runs fix with it too,
+// says what it did on stderr, and returns the -safeprobe value the fixes
+// must use. A -safeprobe the user gave must name the same package.
+func Vendor(r *gocmd.Runner, rel, safeprobeFlag, conf string, stderr io.Writer) (string, error) {
 	v, err := vendorSafeprobe(r, rel, safeprobeFlag)
 	if err != nil {
 		return "", err
+	}
+	if conf == "" {
+		mod, err := r.MainModule()
+		if err != nil {
+			return "", err
+		}
+		conf = filepath.Join(mod.Dir, config.FileName)
+	}
+	if err := config.SetSafeprobe(conf, v.importPath); err != nil {
+		return "", fmt.Errorf("-vendor-safeprobe: recording the copy in %s: %v", conf, err)
 	}
 	switch v.action {
 	case "kept":

@@ -19,36 +19,24 @@
 //	          safeprobe: example.com/safeprobe  # import path suggested fixes use
 //	          disable: [PL004, shell-probe]     # rule IDs or names not to report
 //
-// Every setting is optional; an unknown setting or rule is an error.
-// See docs/golangci-lint.md.
+// The settings are the keys of pidlint's config file (pidlint.conf) that
+// the analyzer takes. Every setting is optional; an unknown setting or
+// rule is an error, and so are goos and exclude, which golangci-lint
+// decides itself. See docs/golangci-lint.md.
 package golangci
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/config"
 )
 
 func init() {
 	register.Plugin("pidlint", New)
-}
-
-// Settings are the plugin's settings in .golangci.yml, under
-// linters.settings.custom.pidlint.settings. They mirror the analyzer's
-// flags -strict, -safeprobe and -disable.
-type Settings struct {
-	// Strict also reports raw probes that are correct where they stand
-	// but bypass safeprobe (category raw-probe).
-	Strict bool `json:"strict"`
-	// Safeprobe is the import path of the safeprobe package suggested
-	// fixes call; empty means github.com/pidlint/pidlint/safeprobe.
-	Safeprobe string `json:"safeprobe"`
-	// Disable lists rules not to report, by ID (PL004) or name (proc-stat).
-	Disable []string `json:"disable"`
 }
 
 // Plugin is the pidlint linter for golangci-lint.
@@ -58,18 +46,20 @@ type Plugin struct {
 
 var _ register.LinterPlugin = (*Plugin)(nil)
 
-// New decodes and checks the settings. It is the constructor registered
-// with golangci-lint.
+// New decodes and checks the settings: the keys of pidlint's config file
+// (pidlint.conf) that the analyzer takes, strict, safeprobe and disable,
+// checked the same way. It is the constructor registered with
+// golangci-lint.
 func New(settings any) (register.LinterPlugin, error) {
-	s, err := register.DecodeSettings[Settings](settings)
+	m, err := register.DecodeSettings[map[string]any](settings)
 	if err != nil {
 		return nil, fmt.Errorf("pidlint: %w", err)
 	}
-	disable, err := analyzer.ParseRules(strings.Join(s.Disable, ","))
+	cfg, err := config.Settings(m)
 	if err != nil {
-		return nil, fmt.Errorf("pidlint: disable: %w", err)
+		return nil, fmt.Errorf("pidlint: %w", err)
 	}
-	return &Plugin{cfg: analyzer.Config{Strict: s.Strict, SafeprobePath: s.Safeprobe, Disable: disable}}, nil
+	return &Plugin{cfg: cfg}, nil
 }
 
 // BuildAnalyzers returns a pidlint analyzer configured by the settings.

@@ -86,6 +86,8 @@ func TestSettingsErrors(t *testing.T) {
 		{"wrong type", settings("strict", "yes"), []string{"strict"}},
 		{"disable not a list", settings("disable", "PL003"), []string{"disable"}},
 		{"not a map", []any{"strict"}, []string{"decoding settings"}},
+		{"goos", settings("goos", []any{"linux"}), []string{"goos", "GOOS"}},
+		{"exclude", settings("exclude", []any{"gen"}), []string{"exclude", "linters.exclusions.paths"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
