@@ -87,6 +87,9 @@ func TestVendorSafeprobe(t *testing.T) {
 	}
 	mustRun(t, 0, dir, offlineEnv, "go", "build", "./...")
 	mustRun(t, 0, dir, offlineEnv, "go", "vet", "./...")
+	if r := run(t, dir, offlineEnv, "go", "mod", "tidy", "-diff"); r.code != 0 {
+		t.Errorf("go.mod is not tidy after -vendor-safeprobe:\n%s%s", r.stdout, r.stderr)
+	}
 	checkGofmt(t, dir)
 	// The copy is recorded in pidlint.conf: later runs fix with it and
 	// -strict does not report its own probes.
@@ -222,4 +225,38 @@ func TestVendorSafeprobeNoSys(t *testing.T) {
 	if readFile(t, filepath.Join(dir, "alive.go")) != daemonModule["alive.go"] {
 		t.Errorf("the failed run changed alive.go")
 	}
+}
+
+// TestVendorSafeprobeVendorDir vendors safeprobe into a module that
+// vendors its dependencies: afterwards the tree builds with -mod=vendor,
+// vendor/modules.txt lists golang.org/x/sys, and go.mod is tidy.
+func TestVendorSafeprobeVendorDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and runs the go command")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	files := maps.Clone(daemonModule)
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.26.0\n\nrequire golang.org/x/sync " + pidlint.Requires("golang.org/x/sync") + "\n"
+	files["group.go"] = "package main\n\nimport \"golang.org/x/sync/errgroup\"\n\nvar _ errgroup.Group\n"
+	dir := writeModule(t, files)
+	offline := []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}
+	mustRun(t, 0, dir, offline, "go", "mod", "tidy")
+	mustRun(t, 0, dir, offline, "go", "mod", "vendor")
+
+	// The go command now builds from vendor/, as the user's does.
+	vendorMode := []string{"GOPROXY=off", "GOFLAGS="}
+	mustRun(t, 0, dir, vendorMode, bin, "-vendor-safeprobe=internal/safeprobe", "-fix", "./...")
+	mustRun(t, 0, dir, vendorMode, "go", "build", "-mod=vendor", "./...")
+	mustRun(t, 0, dir, vendorMode, "go", "vet", "./...")
+	if modules := readFile(t, filepath.Join(dir, "vendor", "modules.txt")); !strings.Contains(modules, "\ngolang.org/x/sys/unix\n") {
+		t.Errorf("vendor/modules.txt does not list golang.org/x/sys/unix:\n%s", modules)
+	}
+	if r := run(t, dir, offline, "go", "mod", "tidy", "-diff"); r.code != 0 {
+		t.Errorf("go.mod is not tidy after -vendor-safeprobe:\n%s%s", r.stdout, r.stderr)
+	}
+	if entries, _ := os.ReadDir(dir); slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), ".pidlint-") }) {
+		t.Errorf("a temporary directory is left in the module")
+	}
+	mustRun(t, 0, dir, vendorMode, bin, "-strict", "./...")
 }

@@ -20,7 +20,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pidlint/pidlint"
@@ -56,11 +55,13 @@ type vendoring struct {
 }
 
 // vendorSafeprobe writes the embedded safeprobe sources into rel, a
-// directory relative to the root of the main module that dir is in. It
-// adds golang.org/x/sys to go.mod (go get) when the module lacks it or
-// requires an older version than safeprobe does (in pidlint's go.mod). It fails, before
-// writing anything, on a bad directory, a copy with local edits, or a
-// -safeprobe (safeprobeFlag, "" if not given) naming another package.
+// directory relative to the root of the main module r runs in. It adds
+// golang.org/x/sys to go.mod when the module lacks it or requires an
+// older version than safeprobe does, without changing the go line, and
+// leaves go.mod tidy and a vendor/ directory complete. It fails, before
+// writing anything, on a bad directory, a copy with local edits, a
+// -safeprobe (safeprobeFlag, "" if not given) naming another package, or
+// a golang.org/x/sys that needs a newer go line.
 func vendorSafeprobe(r *gocmd.Runner, rel, safeprobeFlag string) (*vendoring, error) {
 	mod, err := r.MainModule()
 	if err != nil {
@@ -96,22 +97,35 @@ func vendorSafeprobe(r *gocmd.Runner, rel, safeprobeFlag string) (*vendoring, er
 			v.action = "kept"
 		}
 	}
-	if note, err := requireSys(r, mod); err != nil {
-		return nil, err
-	} else if note != "" {
-		v.notes = append(v.notes, note)
-		if mod, err = r.MainModule(); err != nil { // go get may raise the go line
-			return nil, err
-		}
-	}
 	if mod.GoVersion != "" && goversion.Compare("go"+mod.GoVersion, "go"+pidlint.GoVersion()) < 0 {
 		v.notes = append(v.notes, fmt.Sprintf("%s is written for go %s; go.mod says go %s: if it does not build, raise it with go get go@%s", rel, pidlint.GoVersion(), mod.GoVersion, pidlint.GoVersion()))
 	}
-	if v.action == "kept" {
-		return v, nil
-	}
-	if err := writeVendored(abs, rel, old, want, ver); err != nil {
+	saved, err := saveModule(mod.Dir)
+	if err != nil {
 		return nil, err
+	}
+	note, err := requireSys(r, mod)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		v.notes = append(v.notes, note)
+	}
+	if v.action != "kept" {
+		if err := writeVendored(abs, rel, old, want, ver); err != nil {
+			saved.restore()
+			return nil, err
+		}
+	}
+	// The copy imports golang.org/x/sys: go.mod requires it directly, and
+	// a vendor/ directory holds it, as go mod tidy and go mod vendor
+	// would leave them.
+	if err := settleModule(r, mod.Dir); err != nil {
+		saved.restore()
+		if v.action == "wrote" {
+			os.RemoveAll(abs)
+		}
+		return nil, fmt.Errorf("-vendor-safeprobe: %v; go.mod and go.sum are as they were", err)
 	}
 	return v, nil
 }
@@ -262,51 +276,6 @@ func checksums(files map[string][]byte) map[string]string {
 		m[name] = checksum(b)
 	}
 	return m
-}
-
-// requireSys makes the module require golang.org/x/sys at least at the
-// version safeprobe is built with, which the copy imports. It returns a
-// line for the user when it changed go.mod.
-func requireSys(r *gocmd.Runner, mod *gocmd.Module) (string, error) {
-	want := pidlint.Requires(sysModule)
-	have, ok := mod.Require[sysModule]
-	if ok && !semverLess(have, want) {
-		return "", nil
-	}
-	target := sysModule + "@" + want
-	if _, err := r.Output("get", target); err != nil {
-		return "", fmt.Errorf("-vendor-safeprobe: safeprobe imports %s %s or later, which go.mod does not require, and %v; add it (go get %s) and run again", sysModule, want, err, target)
-	}
-	return fmt.Sprintf("go get %s: safeprobe imports it", target), nil
-}
-
-// semverLess reports whether semantic version a precedes b. It compares
-// major, minor and patch numbers, and a pre-release (as in a
-// pseudo-version) before its release.
-func semverLess(a, b string) bool {
-	parse := func(v string) (nums [3]int, pre string) {
-		v = strings.TrimPrefix(v, "v")
-		v, _, _ = strings.Cut(v, "+")
-		v, pre, _ = strings.Cut(v, "-")
-		for i, f := range strings.SplitN(v, ".", 3) {
-			nums[i], _ = strconv.Atoi(f)
-		}
-		return nums, pre
-	}
-	an, ap := parse(a)
-	bn, bp := parse(b)
-	if c := slices.Compare(an[:], bn[:]); c != 0 {
-		return c < 0
-	}
-	switch {
-	case ap == bp:
-		return false
-	case ap == "":
-		return false
-	case bp == "":
-		return true
-	}
-	return ap < bp
 }
 
 // Vendor does -vendor-safeprobe=rel in the module r runs in: it vendors
