@@ -31,6 +31,10 @@ var programs = map[string]Program{
 	"kill": KillZero, "ps": PsPID, "pgrep": Pgrep, "pkill": PkillZero, "lsof": LsofPID, "tasklist": TasklistPID,
 }
 
+// wordPrograms are the programs a word names; tasklist probes only with
+// its PID filter.
+var wordPrograms = []string{"kill", "ps", "pgrep", "pkill", "lsof"}
+
 // shells run their script argument.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "cmd", "powershell", "pwsh"}
 
@@ -111,19 +115,39 @@ func psReadsFields(args []string) bool {
 	return false
 }
 
-// mayNameProgram reports whether a string constant may make a command
+// mayNameProgram reports whether a string literal may make a command
 // line ClassifyCommand takes for a probe, alone or joined with others:
-// one of its words (split at anything but letters, digits and ._-) is a
-// probe program's name, as a command or inside a script. Every script
-// probe starts with such a word.
-func mayNameProgram(s string) bool {
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '.' || r == '_' || r == '-')
-	})
-	for _, w := range words {
-		if programs[strings.TrimSuffix(w, ".exe")] != NoProgram {
-			return true
+// one of its words (runs of letters, digits and ._-) is a probe program's
+// name, as a command or inside a script (every script probe starts with
+// one), or it holds tasklist's PID filter ("PID eq"), without which
+// tasklist probes nothing.
+func mayNameProgram(lit []byte) bool {
+	if hasFold(lit, "pid eq") {
+		return true
+	}
+	for i := 0; i < len(lit); {
+		j := i
+		for j < len(lit) && isProgramByte(lit[j]) {
+			j++
 		}
+		if j == i {
+			i++
+			continue
+		}
+		word := lit[i:j]
+		if len(word) > 4 && hasFold(word[len(word)-4:], ".exe") {
+			word = word[:len(word)-4]
+		}
+		for _, name := range wordPrograms {
+			if len(word) == len(name) && hasFold(word, name) {
+				return true
+			}
+		}
+		i = j
 	}
 	return false
+}
+
+func isProgramByte(b byte) bool {
+	return 'a' <= b|0x20 && b|0x20 <= 'z' || '0' <= b && b <= '9' || b == '.' || b == '_' || b == '-'
 }

@@ -102,10 +102,9 @@ var safeprobeTable = []struct {
 type funcKey struct{ path, recv, name string }
 
 var (
-	known         = indexTable()
-	safeprobeAPI  = indexSafeprobe()
-	roleNames     = namesByRole()
-	errorTextName = "Error"
+	known        = indexTable()
+	safeprobeAPI = indexSafeprobe()
+	roleNames    = namesByRole()
 )
 
 func indexTable() map[funcKey]Role {
@@ -133,7 +132,7 @@ func indexSafeprobe() map[funcKey]Role {
 // namesByRole maps each name in the tables to the roles a function of
 // that name may have: what a call's name alone can tell.
 func namesByRole() map[string]Role {
-	m := map[string]Role{errorTextName: ErrorText}
+	m := map[string]Role{"Error": ErrorText}
 	for _, e := range table {
 		for _, n := range e.names {
 			m[n] |= e.role
@@ -169,6 +168,3 @@ func RolesOf(fn *types.Func, safeprobe string) Role {
 	}
 	return known[funcKey{fn.Pkg().Path(), recv, fn.Name()}]
 }
-
-// rolesNamed returns the roles a function called name may have.
-func rolesNamed(name string) Role { return roleNames[name] }
