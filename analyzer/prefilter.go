@@ -40,8 +40,8 @@ var reportFilter = calls.NewFilter(
 // What the file does not show is not seen: a call of a function whose
 // facts make it a probe or a signal (a wrapper declared in another
 // package or file), and names, constants and strings declared in another
-// file. It costs a few substring searches for most files, and a scan of
-// the tokens for the rest; it never parses.
+// file. It costs a pass over the bytes and a few substring searches for
+// most files, and a scan of the tokens for the rest; it never parses.
 func MayReport(src []byte) bool { return reportFilter.Match(src) }
 
 // factFilter accepts a package that may export a fact: it calls kill(2)

@@ -51,7 +51,7 @@ const RawProbe = "raw-probe"
 // -disable, -explain, docs/rules.md and the rule tables are derived.
 //
 // A new rule is a file holding its Rule and its checks, an entry here, and
-// its testdata package under testdata/src (at the repository's top) with a line in analyzer_test.go
+// its testdata package under testdata/src with a line in analyzer_test.go
 // that runs it (and in fixbuild_test.go's fixedPackages if it fixes);
 // "go test ./cmd/pidlint -run 'TestRulesDoc|TestRuleLists' -update" then
 // rewrites the lists generated from here.

@@ -3,7 +3,9 @@
 // a file a PID may be stored in, lock or remove a file, start a process.
 // Every rule and both source pre-filters take their knowledge of these
 // functions from here: roles.go lists them, call.go reads a call's
-// operands, scan.go finds the same calls in a file's tokens.
+// operands, command.go classifies command lines, scan.go (with lexer.go)
+// finds the same calls in a file's tokens, and filter.go makes source
+// pre-filters of that.
 package calls
 
 import (
