@@ -20,7 +20,7 @@ const (
 	ExclName                              // the name O_EXCL: an exclusive create
 	ProcessName                           // the name Process: an *os.Process
 	PIDName                               // a name or string literal with "pid" in it, in any case
-	IntParse                              // an integer parser's results returned as they are: return strconv.Atoi(…) (or ParseInt, ParseUint; binary.Varint, Uvarint)
+	IntParse                              // an integer parser's results returned as they are: return strconv.Atoi(…) (or ParseInt, ParseUint; binary.Varint, Uvarint, ReadVarint, ReadUvarint)
 	ProcLiteral                           // a string literal that starts with /proc
 	ProgramLiteral                        // a string literal with a probe program's name in it (see ClassifyCommand)
 	GoneLiteral                           // a string literal with TextProcessDone or TextESRCH in it, in any case
@@ -39,7 +39,7 @@ type Scan struct {
 }
 
 // intParsers are the integer parsers of IntParse, by name.
-var intParsers = []string{"Atoi", "ParseInt", "ParseUint", "Varint", "Uvarint"}
+var intParsers = []string{"Atoi", "ParseInt", "ParseUint", "Varint", "Uvarint", "ReadVarint", "ReadUvarint"}
 
 // sysFuncs are the names of syscall's and unix's functions in the table:
 // syscall.X( for any other X is a conversion (syscall.Signal(0)).
