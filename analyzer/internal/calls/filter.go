@@ -136,37 +136,55 @@ func holdsTrigger(src []byte, t string) bool {
 }
 
 // indexFold returns the index of the lower-case ASCII word in src, in any
-// case, or -1. It hops between the places its first letter stands, in
-// either case.
+// case, or -1. It hops between the places where the word's rarest letter
+// stands, in either case.
 func indexFold(src []byte, word string) int {
-	lo, up := word[0], word[0]-'a'+'A'
-	nextLo, nextUp := -2, -2 // the next places of each case at or after i; -1: none
-	for i := 0; i+len(word) <= len(src); {
-		if nextLo != -1 && nextLo < i {
-			if nextLo = bytes.IndexByte(src[i:], lo); nextLo >= 0 {
-				nextLo += i
+	k := anchor(word)
+	lo := word[k]
+	up := lo
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	nextLo, nextUp := -2, -2 // the next places of each case at or after at; -1: none
+	for at := k; at < len(src); at++ {
+		if nextLo != -1 && nextLo < at {
+			if nextLo = bytes.IndexByte(src[at:], lo); nextLo >= 0 {
+				nextLo += at
 			}
 		}
-		if nextUp != -1 && nextUp < i {
-			if nextUp = bytes.IndexByte(src[i:], up); nextUp >= 0 {
-				nextUp += i
+		if nextUp != -1 && nextUp < at {
+			if nextUp = bytes.IndexByte(src[at:], up); nextUp >= 0 {
+				nextUp += at
 			}
 		}
 		switch {
 		case nextLo < 0 && nextUp < 0:
 			return -1
 		case nextUp < 0 || nextLo >= 0 && nextLo < nextUp:
-			i = nextLo
+			at = nextLo
 		default:
-			i = nextUp
+			at = nextUp
 		}
-		if i+len(word) <= len(src) && hasFold(src[i+1:i+len(word)], word[1:]) {
+		if i := at - k; i+len(word) <= len(src) && hasFold(src[i:i+len(word)], word) {
 			return i
 		}
-		i++
 	}
 	return -1
 }
+
+// anchor returns the index of the rarest letter of word in Go source, by
+// a rough order of English letters, rarest first.
+func anchor(word string) int {
+	best, rank := 0, len(letterRarity)
+	for i := range len(word) {
+		if r := strings.IndexByte(letterRarity, word[i]); r >= 0 && r < rank {
+			best, rank = i, r
+		}
+	}
+	return best
+}
+
+const letterRarity = "zqjxkvbywgfmhupdlcasnirteo"
 
 // evidenceTriggers are, per kind of evidence, the substrings one of which
 // a source that shows it holds ("~": in any case). Calls are found by
