@@ -12,7 +12,15 @@ import (
 	"github.com/pidlint/pidlint/analyzer"
 )
 
-var testdata = analysistest.TestData()
+// testdata is the GOPATH-style tree of test packages at the repository's
+// top, testdata/src: where the repository layout promises them.
+var testdata = func() string {
+	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
 
 func TestKillZero(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "killzero", "killzeroimports")

@@ -3,8 +3,10 @@ package analyzer
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
 	"strings"
+
+	"github.com/pidlint/pidlint/analyzer/internal/astq"
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
 // err.Error() compared with the text of the errors that say a process is
@@ -13,27 +15,17 @@ import (
 
 // goneTexts maps the texts to the rule and the error to test instead.
 var goneTexts = []struct{ text, rule, instead string }{
-	{"process already finished", "PL002", "errors.Is(err, os.ErrProcessDone)"},
-	{"no such process", "PL001", "errors.Is(err, syscall.ESRCH)"},
+	{calls.TextProcessDone, "PL002", "errors.Is(err, os.ErrProcessDone)"},
+	{calls.TextESRCH, "PL001", "errors.Is(err, syscall.ESRCH)"},
 }
 
-// isErrorMethod reports whether fn is the Error method of the error
-// interface (err.Error() on a value of static type error).
-func isErrorMethod(_ *runner, fn *types.Func) bool {
-	if fn.Name() != "Error" || fn.Pkg() != nil {
-		return false
-	}
-	recv := fn.Signature().Recv()
-	return recv != nil && types.Identical(recv.Type(), types.Universe.Lookup("error").Type())
-}
-
-// errorText reports err.Error() compared with a gone process's text:
+// checkErrorText reports err.Error() compared with a gone process's text:
 // "==", "!=", a switch case, or strings.Contains/HasPrefix/HasSuffix/EqualFold.
-func (s *site) errorText() {
-	if s.fromProbe() {
+func checkErrorText(s *site) {
+	if fromProbe(s) {
 		return // the probe's own finding names the text comparison
 	}
-	_, parent := outerParens(s.cur)
+	_, parent := astq.OuterParens(s.cur)
 	var others []ast.Expr
 	switch p := parent.Node().(type) {
 	case *ast.BinaryExpr:
@@ -45,12 +37,12 @@ func (s *site) errorText() {
 			others = append(others, stmt.(*ast.CaseClause).List...)
 		}
 	case *ast.CallExpr:
-		if isPkgFunc(callee(s.info(), p), "strings", "Contains", "HasPrefix", "HasSuffix", "EqualFold") {
+		if calls.IsPkgFunc(calls.Callee(s.info(), p), "strings", "Contains", "HasPrefix", "HasSuffix", "EqualFold") {
 			others = p.Args
 		}
 	}
 	for _, e := range others {
-		text, ok := stringConst(s.info(), e)
+		text, ok := astq.StringConst(s.info(), e)
 		if !ok {
 			continue
 		}
@@ -68,8 +60,8 @@ func (s *site) errorText() {
 
 // fromProbe reports whether the error is the result of a kill(pid, 0) or
 // Signal(0) probe, or of a wrapper of one, which its rule reports.
-func (s *site) fromProbe() bool {
-	sel, ok := ast.Unparen(s.call.Fun).(*ast.SelectorExpr)
+func fromProbe(s *site) bool {
+	sel, ok := ast.Unparen(s.Expr.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
 	}
@@ -77,18 +69,10 @@ func (s *site) fromProbe() bool {
 	if !ok {
 		return false
 	}
-	def, ok := ast.Unparen(localDefinition(s.info(), s.cur, id)).(*ast.CallExpr)
+	def, ok := ast.Unparen(astq.LocalDefinition(s.info(), s.cur, id)).(*ast.CallExpr)
 	if !ok {
 		return false
 	}
-	fn := callee(s.info(), def)
-	switch {
-	case fn == nil:
-		return false
-	case isKill(s.r, fn):
-		return len(def.Args) == 2 && isZero(s.info(), def.Args[1])
-	case isSignal(s.r, fn):
-		return len(def.Args) == 1 && (isZero(s.info(), def.Args[0]) || isNilSignal(s.info(), def.Args[0]))
-	}
-	return s.r.wrapperOf(fn) != nil
+	k := s.r.cls.Of(def)
+	return k.Role&(calls.Kill|calls.ProcessSignal) != 0 && k.Probe() || k.Role&calls.Wrapped != 0
 }

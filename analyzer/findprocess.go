@@ -2,11 +2,11 @@ package analyzer
 
 import (
 	"go/ast"
-	"go/types"
 
-	"golang.org/x/tools/go/ast/inspector"
-
+	"github.com/pidlint/pidlint/analyzer/internal/astq"
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
+	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
 var findProcessRule = Rule{
@@ -29,25 +29,23 @@ OS, unless the process it returns is then signalled, killed or waited for.`,
 }`,
 	OS:    "all but windows",
 	Fix:   true,
-	calls: []callCheck{{matches: isFindProcess, check: (*site).findProcess}},
+	calls: []callCheck{{roles: calls.FindProcess, check: checkFindProcess}},
 }
 
-func isFindProcess(_ *runner, fn *types.Func) bool { return isPkgFunc(fn, "os", "FindProcess") }
-
-// findProcess handles os.FindProcess whose error or result is the verdict:
-// it never fails on Unix.
-func (s *site) findProcess() {
-	s.findProcessLeak()
+// checkFindProcess checks os.FindProcess whose error or result is the
+// verdict: it never fails on Unix.
+func checkFindProcess(s *site) {
+	findProcessLeak(s)
 	assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
 	if !ok || len(assign.Lhs) != 2 || len(assign.Rhs) != 1 {
 		return
 	}
-	procUse := processUse(s.info(), s.cur, assign.Lhs[0])
-	if procUse == processProbed {
+	procUse := uses.Process(s.info(), s.cur, assign.Lhs[0])
+	if procUse == uses.ProcessProbed {
 		return // a real signal, kill or wait follows
 	}
-	errUse := useOf(s.info(), s.cur, 1)
-	decides := errUse.kind >= useReturned || procUse == processNilCompared
+	errUse := uses.Of(s.info(), s.cur, 1)
+	decides := errUse.Kind >= uses.Returned || procUse == uses.ProcessNilCompared
 	if !decides {
 		return
 	}
@@ -59,8 +57,8 @@ func (s *site) findProcess() {
 		f = s.finding("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; use safeprobe.Check or safeprobe.Alive", goos.Describe(unix))
 	}
 	// "_, err := os.FindProcess(pid)" becomes "err := safeprobe.Check(pid)".
-	if blank(assign.Lhs[0]) && procUse == processUnused && errUse.kind != useText && !errUse.identity && !errUse.notExist {
-		if check := s.safeprobeCall("Check", s.call.Args[0]); check != "" {
+	if astq.Blank(assign.Lhs[0]) && procUse == uses.ProcessUnused && errUse.Kind != uses.Text && !errUse.Identity && !errUse.NotExist {
+		if check := s.safeprobeCall("Check", s.Expr.Args[0]); check != "" {
 			f.fix = s.assignError(assign, check)
 		}
 	}
@@ -71,20 +69,20 @@ func (s *site) findProcess() {
 // process is neither released, waited for, nor handed on: since Go 1.23
 // each call holds a pidfd on Linux (a process handle on Windows) until
 // Release or garbage collection, so a poller can run out of descriptors.
-func (s *site) findProcessLeak() {
-	if !inLoop(s.cur) {
+func findProcessLeak(s *site) {
+	if !astq.InLoop(s.cur) {
 		return
 	}
-	body := enclosingFunc(s.cur)
-	_, parent := outerParens(s.cur)
+	body := astq.EnclosingFunc(s.cur)
+	_, parent := astq.OuterParens(s.cur)
 	switch p := parent.Node().(type) {
 	case *ast.AssignStmt:
 		id, ok := p.Lhs[0].(*ast.Ident)
 		if !ok {
 			return // stored in a field or element: kept on purpose
 		}
-		if v := s.info().ObjectOf(id); v != nil && !blank(id) {
-			for u := range usesIn(s.info(), body, v) {
+		if v := s.info().ObjectOf(id); v != nil && !astq.Blank(id) {
+			for u := range astq.UsesIn(s.info(), body, v) {
 				sel, isSel := u.Parent().Node().(*ast.SelectorExpr)
 				if !isSel || sel.Sel.Name == "Release" || sel.Sel.Name == "Wait" {
 					return // released, waited for, or handed on
@@ -102,18 +100,4 @@ func (s *site) findProcessLeak() {
 	f := s.finding("os.FindProcess in a loop without Release: each call holds a pidfd or process handle on %s (where this code builds) until Release or garbage collection, so a poller can run out of file descriptors (strict mode)", goos.Describe(where))
 	f.rawProbe = true
 	s.r.add(s.fs, f)
-}
-
-// inLoop reports whether the code at cur runs in a for or range loop of
-// its own function.
-func inLoop(cur inspector.Cursor) bool {
-	for c := range cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		switch c.Node().(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -22,11 +21,6 @@ type fixPlan struct {
 	// removed is the code the fix deletes: package names used inside it
 	// may leave the file with the fix.
 	removed ast.Node
-}
-
-func importPath(spec *ast.ImportSpec) string {
-	p, _ := strconv.Unquote(spec.Path.Value)
-	return p
 }
 
 // importEdits returns, for a file whose fixes are all applied together, the
@@ -123,9 +117,9 @@ func (r *runner) deleteSpecs(fs *fileState, gd *ast.GenDecl, deleted []*ast.Impo
 		first, last := fs.tf.Line(group[0].Pos()), fs.tf.Line(group[len(group)-1].End())
 		start, end := fs.tf.LineStart(first), nextLineStart(fs.tf, group[len(group)-1].End())
 		switch {
-		case r.blankLine(fs, last+1):
+		case fs.blankLine(last + 1):
 			end = nextLineStart(fs.tf, end)
-		case r.blankLine(fs, first-1):
+		case fs.blankLine(first - 1):
 			start = fs.tf.LineStart(first - 1)
 		}
 		edits = append(edits, analysis.TextEdit{Pos: start, End: end})
@@ -143,19 +137,6 @@ func importGroups(tf *token.File, specs []*ast.ImportSpec) [][]*ast.ImportSpec {
 		groups[len(groups)-1] = append(groups[len(groups)-1], spec)
 	}
 	return groups
-}
-
-// blankLine reports whether line of the file holds only white space.
-func (r *runner) blankLine(fs *fileState, line int) bool {
-	if line < 1 || line > fs.tf.LineCount() || !r.readSource(fs) {
-		return false
-	}
-	start := fs.tf.Offset(fs.tf.LineStart(line))
-	end := len(fs.src)
-	if line < fs.tf.LineCount() {
-		end = fs.tf.Offset(fs.tf.LineStart(line + 1))
-	}
-	return len(bytes.TrimSpace(fs.src[start:end])) == 0
 }
 
 func usesPkgName(info *types.Info, n ast.Node, pn *types.PkgName) bool {

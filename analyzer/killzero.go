@@ -1,6 +1,6 @@
 package analyzer
 
-import "go/types"
+import "github.com/pidlint/pidlint/analyzer/internal/calls"
 
 var killZeroRule = Rule{
 	ID:      "PL001",
@@ -29,45 +29,33 @@ is reported wherever it is.`,
 	OS:  "Unix",
 	Fix: true,
 	calls: []callCheck{
-		{matches: isKill, check: (*site).kill},
-		{matches: isSyscall, check: (*site).syscallKill},
-		{matches: isErrorMethod, check: (*site).errorText}, // reports as PL001 or PL002 by the text
+		{roles: calls.Kill, check: checkKill},
+		{roles: calls.SyscallKill, check: checkSyscallKill},
+		{roles: calls.ErrorText, check: checkErrorText}, // reports as PL001 or PL002 by the text
 	},
 }
 
-func isKill(_ *runner, fn *types.Func) bool {
-	return isPkgFunc(fn, syscallPath, "Kill") || isPkgFunc(fn, unixPath, "Kill")
-}
-
-func isSyscall(_ *runner, fn *types.Func) bool {
-	return isPkgFunc(fn, syscallPath, "Syscall", "RawSyscall", "Syscall6", "RawSyscall6") ||
-		isPkgFunc(fn, unixPath, "Syscall", "RawSyscall", "Syscall6", "RawSyscall6")
-}
-
-// kill handles syscall.Kill and unix.Kill.
-func (s *site) kill() {
-	if len(s.call.Args) != 2 || !isZero(s.info(), s.call.Args[1]) {
+// checkKill checks syscall.Kill and unix.Kill with the signal 0.
+func checkKill(s *site) {
+	if !s.Probe() {
 		return
 	}
-	pid := s.call.Args[0]
 	s.errProbe(errProbe{
-		what:   s.fn.Pkg().Name() + ".Kill(pid, 0)",
-		check:  s.safeprobeCall("Check", pid),
-		alive:  s.safeprobeCall("Alive", pid),
+		what:   s.Fn.Pkg().Name() + ".Kill(pid, 0)",
+		check:  s.safeprobeCall("Check", s.PID),
+		alive:  s.safeprobeCall("Alive", s.PID),
 		advice: "safeprobe.Check",
 	}, 0)
 }
 
-// syscallKill handles syscall.Syscall(SYS_KILL, pid, 0, …). Its errno
+// checkSyscallKill checks syscall.Syscall(SYS_KILL, pid, 0, …). Its errno
 // result is a syscall.Errno, so no safeprobe call replaces it in place.
-func (s *site) syscallKill() {
-	args := s.call.Args
-	if len(args) < 3 || !isZero(s.info(), args[2]) ||
-		!(isPkgObj(s.info(), args[0], syscallPath, "SYS_KILL") || isPkgObj(s.info(), args[0], unixPath, "SYS_KILL")) {
+func checkSyscallKill(s *site) {
+	if s.PID == nil || !s.SigZero {
 		return
 	}
 	s.errProbe(errProbe{
-		what:   s.fn.Pkg().Name() + "." + s.fn.Name() + "(SYS_KILL, pid, 0)",
+		what:   s.Fn.Pkg().Name() + "." + s.Fn.Name() + "(SYS_KILL, pid, 0)",
 		advice: "safeprobe.Check",
 	}, 2)
 }

@@ -9,7 +9,10 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/pidlint/pidlint/analyzer/internal/astq"
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
+	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
 var procStatRule = Rule{
@@ -31,26 +34,21 @@ return err == nil`,
 	Good:  `return safeprobe.Alive(pid)`,
 	OS:    "linux (zombies, threads) and the rest (no /proc)",
 	Fix:   true,
-	calls: []callCheck{{matches: isPathCall, check: (*site).procStat}},
+	calls: []callCheck{{roles: calls.PathProbe, check: checkProcStat}},
 }
 
-func isPathCall(_ *runner, fn *types.Func) bool {
-	return isPkgFunc(fn, "os", "Stat", "Lstat", "Open", "ReadDir") ||
-		isPkgFunc(fn, syscallPath, "Stat", "Lstat", "Access") || isPkgFunc(fn, unixPath, "Stat", "Lstat", "Access")
-}
-
-// procStat handles Stat, Lstat, Open, ReadDir and Access of /proc/<pid>
+// checkProcStat checks Stat, Lstat, Open, ReadDir and Access of /proc/<pid>
 // whose error is the verdict.
-func (s *site) procStat() {
-	if len(s.call.Args) == 0 {
+func checkProcStat(s *site) {
+	if len(s.Expr.Args) == 0 {
 		return
 	}
-	path, inline, ok := s.procPIDPath(s.call.Args[0])
+	path, inline, ok := procPIDPath(s, s.Expr.Args[0])
 	if !ok || isSelfPID(s.info(), path) {
 		return // /proc/<own PID> tells whether /proc is mounted
 	}
 	errIndex := 1 // os.Stat and friends return (value, error)
-	if s.fn.Pkg().Path() != "os" {
+	if s.Fn.Pkg().Path() != "os" {
 		errIndex = 0 // the syscalls return only an error
 	}
 	// Reading what /proc/<pid> holds (its file info, its entries) is not
@@ -58,17 +56,17 @@ func (s *site) procStat() {
 	if errIndex == 1 {
 		assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
 		inAssign := ok && len(assign.Lhs) == 2
-		if inAssign && processUse(s.info(), s.cur, assign.Lhs[0]) == processProbed {
+		if inAssign && uses.Process(s.info(), s.cur, assign.Lhs[0]) == uses.ProcessProbed {
 			return
 		}
-		if !inAssign && (s.fn.Name() == "Open" || s.fn.Name() == "ReadDir") {
+		if !inAssign && (s.Fn.Name() == "Open" || s.Fn.Name() == "ReadDir") {
 			return
 		}
-	} else if len(s.call.Args) == 2 && readsFilled(s.info(), s.cur, s.call.Args[1]) {
+	} else if len(s.Expr.Args) == 2 && readsFilled(s.info(), s.cur, s.Expr.Args[1]) {
 		return // Stat(path, &st) and then st read
 	}
-	u := useOf(s.info(), s.cur, errIndex)
-	if u.kind != useVerdict && u.kind != useReturned && u.kind != useText {
+	u := uses.Of(s.info(), s.cur, errIndex)
+	if u.Kind != uses.Verdict && u.Kind != uses.Returned && u.Kind != uses.Text {
 		return
 	}
 	var f *finding
@@ -77,7 +75,7 @@ func (s *site) procStat() {
 	} else {
 		f = s.finding("/proc/<pid> exists for zombies and thread IDs, and hidepid=2 hides other users' processes; use safeprobe.Alive")
 	}
-	f.fix = s.procStatFix(path, inline, u, errIndex)
+	f.fix = procStatFix(s, path, inline, u, errIndex)
 	s.r.add(s.fs, f)
 }
 
@@ -87,8 +85,7 @@ func isSelfPID(info *types.Info, pid ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	fn := callee(info, call)
-	return isPkgFunc(fn, "os", "Getpid") || isPkgFunc(fn, syscallPath, "Getpid") || isPkgFunc(fn, unixPath, "Getpid")
+	return calls.RolesOf(calls.Callee(info, call), "")&calls.Getpid != 0
 }
 
 // readsFilled reports whether arg is &v for a variable v that the function
@@ -103,7 +100,7 @@ func readsFilled(info *types.Info, cur inspector.Cursor, arg ast.Expr) bool {
 		return false
 	}
 	call := cur.Node()
-	for use := range usesIn(info, enclosingFunc(cur), info.ObjectOf(id)) {
+	for use := range astq.UsesIn(info, astq.EnclosingFunc(cur), info.ObjectOf(id)) {
 		if n := use.Node(); n.Pos() < call.Pos() || n.Pos() >= call.End() {
 			return true
 		}
@@ -114,8 +111,8 @@ func readsFilled(info *types.Info, cur inspector.Cursor, arg ast.Expr) bool {
 // procStatFix turns "_, err := os.Stat(path)" (or "err := unix.Access(path,
 // F_OK)") into "err := safeprobe.Check(pid)" when the path is written in
 // place and the error is only compared with nil.
-func (s *site) procStatFix(pid ast.Expr, inline bool, u errUse, errIndex int) *fixPlan {
-	if pid == nil || !inline || u.kind != useVerdict || u.notExist || u.identity {
+func procStatFix(s *site, pid ast.Expr, inline bool, u uses.Err, errIndex int) *fixPlan {
+	if pid == nil || !inline || u.Kind != uses.Verdict || u.NotExist || u.Identity {
 		return nil
 	}
 	check := s.safeprobeCall("Check", pid)
@@ -123,13 +120,13 @@ func (s *site) procStatFix(pid ast.Expr, inline bool, u errUse, errIndex int) *f
 		return nil
 	}
 	if errIndex == 0 {
-		if s.fn.Name() != "Access" {
+		if s.Fn.Name() != "Access" {
 			return nil // Stat(path, &st) fills st, which the code may read
 		}
 		return s.replaceCall(check)
 	}
 	assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
-	if !ok || len(assign.Lhs) != 2 || !blank(assign.Lhs[0]) {
+	if !ok || len(assign.Lhs) != 2 || !astq.Blank(assign.Lhs[0]) {
 		return nil
 	}
 	return s.assignError(assign, check)
@@ -138,33 +135,32 @@ func (s *site) procStatFix(pid ast.Expr, inline bool, u errUse, errIndex int) *f
 // procPIDPath reports whether e is a path /proc/<pid> built from a PID and
 // returns the PID expression when it can name it. inline is false when the
 // path comes from a local variable.
-func (s *site) procPIDPath(e ast.Expr) (pid ast.Expr, inline, ok bool) {
+func procPIDPath(s *site, e ast.Expr) (pid ast.Expr, inline, ok bool) {
 	info := s.info()
 	e = ast.Unparen(e)
 	if id, isIdent := e.(*ast.Ident); isIdent {
-		def := localDefinition(info, s.cur, id)
+		def := astq.LocalDefinition(info, s.cur, id)
 		if def == nil {
 			return nil, false, false
 		}
-		pid, ok := s.procPIDPathExpr(def)
+		pid, ok := procPIDPathExpr(info, def)
 		return pid, false, ok
 	}
-	pid, ok = s.procPIDPathExpr(e)
+	pid, ok = procPIDPathExpr(info, e)
 	return pid, true, ok
 }
 
 var procFormat = regexp.MustCompile(`^/proc/%[dvs]/?$`)
 
-func (s *site) procPIDPathExpr(e ast.Expr) (ast.Expr, bool) {
-	info := s.info()
+func procPIDPathExpr(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 	e = ast.Unparen(e)
 	switch e := e.(type) {
 	case *ast.BinaryExpr:
-		parts := flattenConcat(e)
+		parts := astq.FlattenConcat(e)
 		var consts []string
 		var dynamic []ast.Expr
 		for _, p := range parts {
-			if v, ok := stringConst(info, p); ok {
+			if v, ok := astq.StringConst(info, p); ok {
 				if len(dynamic) == 0 {
 					consts = append(consts, v)
 				} else if v != "/" {
@@ -180,10 +176,10 @@ func (s *site) procPIDPathExpr(e ast.Expr) (ast.Expr, bool) {
 		pid, ok := pidOfString(info, dynamic[0])
 		return pid, ok
 	case *ast.CallExpr:
-		fn := callee(info, e)
+		fn := calls.Callee(info, e)
 		switch {
-		case isPkgFunc(fn, "fmt", "Sprintf") && len(e.Args) == 2:
-			format, ok := stringConst(info, e.Args[0])
+		case calls.IsPkgFunc(fn, "fmt", "Sprintf") && len(e.Args) == 2:
+			format, ok := astq.StringConst(info, e.Args[0])
 			if !ok || !procFormat.MatchString(format) {
 				return nil, false
 			}
@@ -191,11 +187,11 @@ func (s *site) procPIDPathExpr(e ast.Expr) (ast.Expr, bool) {
 				pid, ok := pidOfString(info, e.Args[1])
 				return pid, ok
 			}
-			if isInteger(info, e.Args[1], false) {
+			if astq.IsInteger(info, e.Args[1], false) {
 				return e.Args[1], true
 			}
-		case (isPkgFunc(fn, "path/filepath", "Join") || isPkgFunc(fn, "path", "Join")) && len(e.Args) == 2:
-			if dir, ok := stringConst(info, e.Args[0]); ok && (dir == "/proc" || dir == "/proc/") {
+		case (calls.IsPkgFunc(fn, "path/filepath", "Join") || calls.IsPkgFunc(fn, "path", "Join")) && len(e.Args) == 2:
+			if dir, ok := astq.StringConst(info, e.Args[0]); ok && (dir == "/proc" || dir == "/proc/") {
 				pid, ok := pidOfString(info, e.Args[1])
 				return pid, ok
 			}
@@ -210,15 +206,15 @@ func (s *site) procPIDPathExpr(e ast.Expr) (ast.Expr, bool) {
 func pidOfString(info *types.Info, e ast.Expr) (ast.Expr, bool) {
 	e = ast.Unparen(e)
 	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) >= 1 {
-		fn := callee(info, call)
+		fn := calls.Callee(info, call)
 		switch {
-		case isPkgFunc(fn, "strconv", "Itoa"), isPkgFunc(fn, "fmt", "Sprint"):
-			if isInteger(info, call.Args[0], false) {
+		case calls.IsPkgFunc(fn, "strconv", "Itoa"), calls.IsPkgFunc(fn, "fmt", "Sprint"):
+			if astq.IsInteger(info, call.Args[0], false) {
 				return call.Args[0], true
 			}
-		case isPkgFunc(fn, "strconv", "FormatInt", "FormatUint"):
-			arg := unconvert(info, call.Args[0])
-			if isInteger(info, arg, false) {
+		case calls.IsPkgFunc(fn, "strconv", "FormatInt", "FormatUint"):
+			arg := astq.Unconvert(info, call.Args[0])
+			if astq.IsInteger(info, arg, false) {
 				return arg, true
 			}
 		}

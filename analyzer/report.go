@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
 // ignoreDirective is "//pidlint:ignore PL001[,PL002] reason", which
@@ -18,7 +20,7 @@ type ignoreDirective struct {
 	used   bool
 }
 
-const ignorePrefix = "//pidlint:ignore"
+const ignorePrefix = calls.IgnorePrefix
 
 func (r *runner) directives(fs *fileState) []*ignoreDirective {
 	var ds []*ignoreDirective

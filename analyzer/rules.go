@@ -2,10 +2,11 @@ package analyzer
 
 import (
 	"fmt"
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
 // A Rule is one pidlint check: its ID is what diagnostics, -disable and
@@ -23,8 +24,8 @@ type Rule struct {
 	OS      string // the OSes on which the probe gives a wrong answer
 	Fix     bool   // whether its findings can carry a suggested fix
 
-	// calls are the calls the rule checks; the first rule whose callCheck
-	// matches a call checks it.
+	// calls are the calls the rule checks; the first rule with a
+	// callCheck for one of a call's roles checks it.
 	calls []callCheck
 	// ignoredFile, if set, checks a file that does not build on the host
 	// (it has its name and source; runner.parseIgnored parses it) from its
@@ -35,10 +36,11 @@ type Rule struct {
 	pkg func(r *runner, rule string)
 }
 
-// A callCheck is one kind of call a rule looks at.
+// A callCheck is one kind of call a rule looks at: calls with one of
+// roles (see package calls), and the check that looks at each.
 type callCheck struct {
-	matches func(r *runner, fn *types.Func) bool
-	check   func(s *site)
+	roles calls.Role
+	check func(s *site)
 }
 
 // RawProbe is the diagnostic category of -strict findings: raw probes that

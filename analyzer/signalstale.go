@@ -9,12 +9,14 @@ import (
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
+	"github.com/pidlint/pidlint/analyzer/internal/pidflow"
 )
 
 // PL007 signal-unverified-pid: a real signal sent to a PID read from
 // storage with nothing that checks it still names the process that wrote
-// it. The PID's flow is in storedpid.go.
+// it. The PID's flow is package pidflow's.
 
 var signalStaleRule = Rule{
 	ID:      "PL007",
@@ -52,118 +54,112 @@ return syscall.Kill(pid, syscall.SIGTERM) // whoever has the number now`,
 return safeprobe.SignalOwner(pidFile, syscall.SIGTERM)`,
 	OS:  "every OS",
 	Fix: true,
-	pkg: (*runner).signalStale,
+	pkg: checkSignalStale,
 }
 
-// signalStale reports PL007 in the package.
-func (r *runner) signalStale(rule string) {
+// checkSignalStale reports PL007 in the package.
+func checkSignalStale(r *runner, rule string) {
 	p := r.pidFlow()
-	for _, d := range p.decls {
-		if p.summary[d.fn].verifies {
+	for _, d := range p.Funcs() {
+		if p.Summary(d.Fn).Verifies {
 			continue
 		}
-		for c := range d.cur.Preorder((*ast.CallExpr)(nil)) {
-			s := p.sink(c.Node().(*ast.CallExpr))
+		for c := range d.Cur.Preorder((*ast.CallExpr)(nil)) {
+			s := p.Sink(c.Node().(*ast.CallExpr))
 			if s == nil {
 				continue
 			}
-			if o := p.origin(d.fn, s.pid); o != nil {
-				p.reportStale(rule, d, c, s, o)
+			if o := p.Origin(d.Fn, s.PID); o != nil {
+				reportStale(r, rule, d, c, s, o)
 			}
 		}
 	}
 }
 
-func (p *pidFlow) reportStale(rule string, d funcDecl, cur inspector.Cursor, s *pidSink, o *pidOrigin) {
-	if o.readIn != nil && o.readIn != d.fn && p.summary[o.readIn].verifies {
+func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s *pidflow.Sink, o *pidflow.Origin) {
+	p := r.pidFlow()
+	if o.ReadIn != nil && o.ReadIn != d.Fn && p.Summary(o.ReadIn).Verifies {
 		return
 	}
-	fs := p.r.fileOf(s.call.Pos())
+	fs := r.fileOf(s.Call.Pos())
 	if fs == nil {
 		return
 	}
-	os := guardedOS(p.info, cur, fs.os)
+	os := goos.Guarded(r.pass.TypesInfo, cur, fs.os)
 	if os == 0 {
 		return
 	}
-	checked := o.checked || s.checked || p.checkedIn(d.cur, o)
-	if !checked && o.readIn != nil && o.readIn != d.fn {
-		if rd, ok := p.declOf(o.readIn); ok {
-			checked = p.checkedIn(rd.cur, o)
-		}
-	}
+	checked := p.Checked(d, s, o)
 	where := os
-	if !s.process && !s.viaFact {
+	if !s.Process && !s.ViaFact {
 		where &= goos.Unix // kill(2)
 	}
 	sig := "a kill"
-	if s.sig != nil {
-		sig = p.r.source(fs, s.sig)
+	if s.Sig != nil {
+		sig = fs.source(s.Sig)
 	}
 	const safe = "verify it with safeprobe.Lookup and Identity.Probe, or hold a safeprobe lock and use safeprobe.SignalOwner"
 	var msg string
 	switch {
-	case !checked && !s.process:
+	case !checked && !s.Process:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal (on %s), and any other number may by now be an unrelated process; %s",
-			s.what, sig, o.source, goos.Describe(where), safe)
+			s.What, sig, o.Source, goos.Describe(where), safe)
 	case !checked:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a negative number signals a whole process group, and any other may by now be an unrelated process; %s",
-			s.what, sig, o.source, safe)
+			s.What, sig, o.Source, safe)
 	default:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process (on %s); %s",
-			s.what, sig, o.source, goos.Describe(where), safe)
+			s.What, sig, o.Source, goos.Describe(where), safe)
 	}
-	f := &finding{rule: rule, pos: s.call.Pos(), end: s.call.End(), msg: msg}
-	f.fix = p.signalOwnerFix(d, fs, s, o)
-	p.r.add(fs, f)
+	f := &finding{rule: rule, pos: s.Call.Pos(), end: s.Call.End(), msg: msg}
+	f.fix = signalOwnerFix(r, d, fs, s, o)
+	r.add(fs, f)
 }
 
 // signalOwnerFix replaces the signal with safeprobe.SignalOwner(path, sig)
 // when the PID was read, in the same function, from a file the package uses
 // as a safeprobe lock, and the edit leaves code that builds.
-func (p *pidFlow) signalOwnerFix(d funcDecl, fs *fileState, s *pidSink, o *pidOrigin) *fixPlan {
-	if s.viaFact || o.readIn != d.fn || o.path == nil {
+func signalOwnerFix(r *runner, d pidflow.Func, fs *fileState, s *pidflow.Sink, o *pidflow.Origin) *fixPlan {
+	if s.ViaFact || o.ReadIn != d.Fn || o.Path == nil {
 		return nil
 	}
-	if !o.inspect {
-		k := pathKey(p.info, o.path)
-		if k == nil || !p.locked[k] {
-			return nil
-		}
-	}
-	if !p.inScopeAt(o.path, s.call.Pos()) || p.leavesUnused(d, s.call) {
+	if !o.Inspect && !r.pidFlow().Locked(o.Path) {
 		return nil
 	}
-	sp := p.r.safeprobeName(fs, s.call.Pos())
+	info := r.pass.TypesInfo
+	if !inScopeAt(r.pass.Pkg, info, o.Path, s.Call.Pos()) || leavesUnused(r.pass.Pkg, info, d, s.Call) {
+		return nil
+	}
+	sp := r.safeprobeName(fs, s.Call.Pos())
 	if sp == "" {
 		return nil
 	}
-	path := p.r.source(fs, o.path)
-	if s.sig == nil {
-		if os := p.r.pkgNameIn(fs, "os"); os != "" {
-			return (&site{r: p.r, fs: fs, call: s.call}).replace(s.call, fmt.Sprintf("%s.SignalOwner(%s, %s.Kill)", sp, path, os), s.call)
+	path := fs.source(o.Path)
+	if s.Sig == nil {
+		if os := fs.pkgNameIn(info, "os"); os != "" {
+			return (&site{r: r, fs: fs, Call: calls.Call{Expr: s.Call}}).replace(s.Call, fmt.Sprintf("%s.SignalOwner(%s, %s.Kill)", sp, path, os), s.Call)
 		}
 		return nil
 	}
 	// Keep the signal argument as written: only the call and the PID go.
 	// (A node spanning them, for the import clean-up.)
-	removed := &ast.BinaryExpr{X: s.call.Fun, OpPos: s.call.Lparen, Op: token.ADD, Y: s.pid}
-	if usesDotImport(p.info, fs.file, removed) {
+	removed := &ast.BinaryExpr{X: s.Call.Fun, OpPos: s.Call.Lparen, Op: token.ADD, Y: s.PID}
+	if usesDotImport(info, fs.file, removed) {
 		return nil
 	}
-	return &fixPlan{pos: s.call.Pos(), end: s.sig.Pos(), newText: fmt.Sprintf("%s.SignalOwner(%s, ", sp, path), removed: removed}
+	return &fixPlan{pos: s.Call.Pos(), end: s.Sig.Pos(), newText: fmt.Sprintf("%s.SignalOwner(%s, ", sp, path), removed: removed}
 }
 
 // inScopeAt reports whether every name in e denotes the same object at pos.
-func (p *pidFlow) inScopeAt(e ast.Expr, pos token.Pos) bool {
+func inScopeAt(pkg *types.Package, info *types.Info, e ast.Expr, pos token.Pos) bool {
 	ok := true
-	scope := p.r.pass.Pkg.Scope().Innermost(pos)
+	scope := pkg.Scope().Innermost(pos)
 	ast.Inspect(e, func(n ast.Node) bool {
 		id, isID := n.(*ast.Ident)
 		if !isID || !ok {
 			return ok
 		}
-		obj := p.info.Uses[id]
+		obj := info.Uses[id]
 		if obj == nil {
 			return true // a field or method name
 		}
@@ -184,17 +180,17 @@ func (p *pidFlow) inScopeAt(e ast.Expr, pos token.Pos) bool {
 
 // leavesUnused reports whether removing call would leave a local variable
 // of the function without a use, which would not compile.
-func (p *pidFlow) leavesUnused(d funcDecl, call *ast.CallExpr) bool {
+func leavesUnused(pkg *types.Package, info *types.Info, d pidflow.Func, call *ast.CallExpr) bool {
 	inCall := map[*types.Var]bool{}
 	ast.Inspect(call, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := p.info.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != p.r.pass.Pkg.Scope() {
+			if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != pkg.Scope() {
 				inCall[v] = true
 			}
 		}
 		return true
 	})
-	for c := range d.cur.Preorder((*ast.Ident)(nil)) {
+	for c := range d.Cur.Preorder((*ast.Ident)(nil)) {
 		id := c.Node().(*ast.Ident)
 		if id.Pos() >= call.Pos() && id.Pos() < call.End() {
 			continue
@@ -202,21 +198,9 @@ func (p *pidFlow) leavesUnused(d funcDecl, call *ast.CallExpr) bool {
 		if c.ParentEdgeKind() == edge.AssignStmt_Lhs {
 			continue // assigned, not read
 		}
-		if v, ok := p.info.Uses[id].(*types.Var); ok && inCall[v] {
+		if v, ok := info.Uses[id].(*types.Var); ok && inCall[v] {
 			delete(inCall, v)
 		}
 	}
 	return len(inCall) > 0
-}
-
-// pkgNameIn returns the name under which fs imports path, or "".
-func (r *runner) pkgNameIn(fs *fileState, path string) string {
-	for _, spec := range fs.file.Imports {
-		if importPath(spec) == path {
-			if pn := r.pass.TypesInfo.PkgNameOf(spec); pn != nil && pn.Name() != "_" && pn.Name() != "." {
-				return pn.Name()
-			}
-		}
-	}
-	return ""
 }

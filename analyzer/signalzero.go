@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"go/ast"
 	"go/token"
-	"go/types"
 	"strings"
 
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
+	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
 var signalZeroRule = Rule{
@@ -35,48 +36,38 @@ if err := safeprobe.CheckProcess(p); err != nil {
 }`,
 	OS:          "windows (always), Unix",
 	Fix:         true,
-	calls:       []callCheck{{matches: isSignal, check: (*site).signal}},
+	calls:       []callCheck{{roles: calls.ProcessSignal, check: checkSignal}},
 	ignoredFile: signalZeroSyntax,
 }
 
-func isSignal(_ *runner, fn *types.Func) bool { return isProcessMethod(fn, "Signal") }
-
-// signal handles (*os.Process).Signal with a constant 0 or nil signal.
-func (s *site) signal() {
-	if len(s.call.Args) != 1 {
-		return
+// checkSignal checks (*os.Process).Signal with a constant 0 or nil signal.
+func checkSignal(s *site) {
+	switch {
+	case s.Sig == nil:
+	case s.SigNil:
+		signalNil(s)
+	case s.SigZero:
+		s.errProbe(errProbe{
+			what:    "Process.Signal(0)",
+			windows: true,
+			check:   s.safeprobeCall("CheckProcess", s.PID),
+			advice:  "safeprobe.CheckProcess",
+		}, 0)
 	}
-	sel, ok := ast.Unparen(s.call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return
-	}
-	if isNilSignal(s.info(), s.call.Args[0]) {
-		s.signalNil(sel.X)
-		return
-	}
-	if !isZero(s.info(), s.call.Args[0]) {
-		return
-	}
-	s.errProbe(errProbe{
-		what:    "Process.Signal(0)",
-		windows: true,
-		check:   s.safeprobeCall("CheckProcess", sel.X),
-		advice:  "safeprobe.CheckProcess",
-	}, 0)
 }
 
 // signalNil reports Process.Signal(nil) whose error is used: it fails on
 // every OS ("os: unsupported signal type" on Unix, EWINDOWS on Windows), so
 // as a probe every process reads as dead.
-func (s *site) signalNil(proc ast.Expr) {
-	u := useOf(s.info(), s.cur, 0)
-	if u.kind == useNone {
+func signalNil(s *site) {
+	u := uses.Of(s.info(), s.cur, 0)
+	if u.Kind == uses.None {
 		return
 	}
 	f := s.finding("Process.Signal(nil) fails on every OS (os: unsupported signal type; on windows EWINDOWS): every process reads as dead; use safeprobe.CheckProcess")
 	f.everywhere = true
-	if u.kind != useText && !u.identity {
-		f.fix = s.replaceCall(s.safeprobeCall("CheckProcess", proc))
+	if u.Kind != uses.Text && !u.Identity {
+		f.fix = s.replaceCall(s.safeprobeCall("CheckProcess", s.PID))
 	}
 	s.r.add(s.fs, f)
 }
@@ -113,7 +104,7 @@ func syscallNames(f *ast.File) map[string]bool {
 	names := make(map[string]bool)
 	for _, spec := range f.Imports {
 		p := importPath(spec)
-		if !isSyscallPkg(p) {
+		if p != calls.Syscall && p != calls.Unix {
 			continue
 		}
 		name := p[strings.LastIndex(p, "/")+1:]

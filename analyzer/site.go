@@ -10,17 +10,21 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/pidlint/pidlint/analyzer/internal/astq"
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
+	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
-// A site is one call that may be a probe, as a rule's check sees it.
+// A site is one call that may be a probe, as a rule's check sees it: the
+// classified call, where it is, and the OSes it builds for. Checks are
+// functions of a site; its methods make findings and fixes.
 type site struct {
+	calls.Call
 	rule string // the ID of the rule that checks the call
 	r    *runner
 	fs   *fileState
 	cur  inspector.Cursor
-	call *ast.CallExpr
-	fn   *types.Func
 	os   goos.Set // the OSes this call builds for
 }
 
@@ -42,36 +46,36 @@ type errProbe struct {
 
 // errProbe reports a probe whose error at index is the liveness answer.
 func (s *site) errProbe(p errProbe, index int) {
-	u := useOf(s.info(), s.cur, index)
+	u := uses.Of(s.info(), s.cur, index)
 	unix := s.os & goos.Unix // where EPERM and zombies exist
 	var f *finding
 	switch {
 	case p.windows && s.os.Has(goos.Windows):
 		f = s.finding("%s always fails on windows (where this code builds): every process reads as dead", p.what)
 		f.everywhere = true
-		if u.kind != useText && !u.identity {
+		if u.Kind != uses.Text && !u.Identity {
 			f.fix = s.replaceCall(p.check)
 		}
 	case unix == 0:
 		f = s.rawProbe(p.what)
-	case u.kind == useText:
+	case u.Kind == uses.Text:
 		f = s.finding("%s decided by comparing err.Error() text: the text is not an API, and EPERM still reads as dead on %s", p.what, goos.Describe(unix))
-	case u.kind == useVerdict && u.inverted:
+	case u.Kind == uses.Verdict && u.Inverted:
 		f = s.finding("inverted liveness test: %s fails for a process that is gone, yet a failure here reads as alive", p.what)
-	case u.kind == useVerdict:
+	case u.Kind == uses.Verdict:
 		f = s.finding("%s as a liveness test reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds)", p.what, goos.Describe(unix))
-		if u.direct != nil && p.alive != "" {
+		if u.Direct != nil && p.alive != "" {
 			alive := p.alive
-			if u.direct.Op.String() == "!=" {
+			if u.Direct.Op.String() == "!=" {
 				alive = "!" + alive
 			}
-			f.fix = s.replace(u.direct, alive, s.call)
-		} else if !u.identity {
+			f.fix = s.replace(u.Direct, alive, s.Expr)
+		} else if !u.Identity {
 			f.fix = s.replaceCall(p.check)
 		}
 	default:
 		f = s.rawProbe(p.what)
-		if u.kind != useText && !u.identity {
+		if u.Kind != uses.Text && !u.Identity {
 			f.fix = s.replaceCall(p.check)
 		}
 	}
@@ -93,7 +97,7 @@ func (f *finding) advise(p errProbe) *finding {
 
 // finding is a finding of the site's rule at its call.
 func (s *site) finding(format string, args ...any) *finding {
-	return &finding{rule: s.rule, pos: s.call.Pos(), end: s.call.End(), msg: fmt.Sprintf(format, args...)}
+	return &finding{rule: s.rule, pos: s.Expr.Pos(), end: s.Expr.End(), msg: fmt.Sprintf(format, args...)}
 }
 
 // rawProbe is the -strict finding for a probe that is correct where it
@@ -107,14 +111,14 @@ func (s *site) rawProbe(what string) *finding {
 // safeprobeCall returns "safeprobe.name(arg)" when arg has type int (what
 // safeprobe takes) and the file can name safeprobe here; else "".
 func (s *site) safeprobeCall(name string, arg ast.Expr) string {
-	if name != "CheckProcess" && (!isInteger(s.info(), arg, true) || notAProcess(s.info(), arg)) {
+	if name != "CheckProcess" && (!astq.IsInteger(s.info(), arg, true) || notAProcess(s.info(), arg)) {
 		return ""
 	}
-	sp := s.r.safeprobeName(s.fs, s.call.Pos())
+	sp := s.r.safeprobeName(s.fs, s.Expr.Pos())
 	if sp == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s.%s(%s)", sp, name, s.r.source(s.fs, arg))
+	return fmt.Sprintf("%s.%s(%s)", sp, name, s.fs.source(arg))
 }
 
 // notAProcess reports whether the PID expression e names a process group
@@ -124,18 +128,18 @@ func notAProcess(info *types.Info, e ast.Expr) bool {
 	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.SUB {
 		return true
 	}
-	v, ok := intConst(info, e)
+	v, ok := astq.IntConst(info, e)
 	return ok && v <= 0
 }
 
 // replaceCall is the fix that replaces the probe call with text.
 func (s *site) replaceCall(text string) *fixPlan {
-	return s.replace(s.call, text, s.call)
+	return s.replace(s.Expr, text, s.Expr)
 }
 
 // assignError is the fix that turns "_, err := probe" into "err := check".
 func (s *site) assignError(assign *ast.AssignStmt, check string) *fixPlan {
-	return s.replace(assign, fmt.Sprintf("%s %s %s", s.r.source(s.fs, assign.Lhs[1]), assign.Tok, check), s.call)
+	return s.replace(assign, fmt.Sprintf("%s %s %s", s.fs.source(assign.Lhs[1]), assign.Tok, check), s.Expr)
 }
 
 func (s *site) replace(n ast.Node, text string, removed ast.Node) *fixPlan {

@@ -1,5 +1,7 @@
 // Package goos computes the set of operating systems a Go file builds for,
-// from its name and its build constraint, without consulting the host.
+// from its name and its build constraint, without consulting the host,
+// and the set a piece of its code runs on, from the runtime.GOOS tests
+// around it (guard.go).
 package goos
 
 import (

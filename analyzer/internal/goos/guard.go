@@ -1,4 +1,4 @@
-package analyzer
+package goos
 
 import (
 	"go/ast"
@@ -8,13 +8,17 @@ import (
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/pidlint/pidlint/analyzer/internal/goos"
+	"github.com/pidlint/pidlint/analyzer/internal/astq"
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
-// guardedOS narrows the OS set of a file to the code at cur, following
+// This file narrows a file's OS set to the code at a node, from the
+// runtime.GOOS tests around it.
+
+// Guarded narrows the OS set of a file to the code at cur, following
 // runtime.GOOS tests around it: if/else branches, switch cases, and an
 // earlier "if runtime.GOOS == "windows" { return … }" in an enclosing block.
-func guardedOS(info *types.Info, cur inspector.Cursor, s goos.Set) goos.Set {
+func Guarded(info *types.Info, cur inspector.Cursor, s Set) Set {
 	for c := cur; s != 0; c = c.Parent() {
 		if _, ok := c.Node().(*ast.File); ok {
 			break
@@ -44,30 +48,30 @@ func guardedOS(info *types.Info, cur inspector.Cursor, s goos.Set) goos.Set {
 }
 
 // caseOS is the OS set a switch case on runtime.GOOS runs on.
-func caseOS(info *types.Info, clause inspector.Cursor, cc *ast.CaseClause) goos.Set {
+func caseOS(info *types.Info, clause inspector.Cursor, cc *ast.CaseClause) Set {
 	sw, ok := clause.Parent().Parent().Node().(*ast.SwitchStmt)
 	if !ok {
-		return goos.All
+		return All
 	}
 	if sw.Tag == nil { // switch { case runtime.GOOS == "windows": … }
 		if cc.List == nil {
-			return goos.All
+			return All
 		}
-		var s goos.Set
+		var s Set
 		for _, e := range cc.List {
 			t, _ := goosCond(info, clause, e)
 			s |= t
 		}
 		return s
 	}
-	if !isPkgObj(info, sw.Tag, "runtime", "GOOS") {
-		return goos.All
+	if !astq.IsPkgObj(info, sw.Tag, "runtime", "GOOS") {
+		return All
 	}
-	caseSet := func(c *ast.CaseClause) goos.Set {
-		var s goos.Set
+	caseSet := func(c *ast.CaseClause) Set {
+		var s Set
 		for _, e := range c.List {
-			if v, ok := stringConst(info, e); ok {
-				s |= goos.Of(v)
+			if v, ok := astq.StringConst(info, e); ok {
+				s |= Of(v)
 			}
 		}
 		return s
@@ -75,7 +79,7 @@ func caseOS(info *types.Info, clause inspector.Cursor, cc *ast.CaseClause) goos.
 	if cc.List != nil {
 		return caseSet(cc)
 	}
-	s := goos.All
+	s := All
 	for _, stmt := range sw.Body.List {
 		s &^= caseSet(stmt.(*ast.CaseClause))
 	}
@@ -85,13 +89,13 @@ func caseOS(info *types.Info, clause inspector.Cursor, cc *ast.CaseClause) goos.
 // goosCond returns the OS sets on which cond, in the function around cur,
 // can be true and can be false. A condition that does not test runtime.GOOS
 // can be either anywhere.
-func goosCond(info *types.Info, cur inspector.Cursor, cond ast.Expr) (onTrue, onFalse goos.Set) {
+func goosCond(info *types.Info, cur inspector.Cursor, cond ast.Expr) (onTrue, onFalse Set) {
 	switch e := ast.Unparen(cond).(type) {
 	case *ast.Ident:
 		// isWindows := runtime.GOOS == "windows"; if isWindows { … }
 		// Only a definition that tests GOOS directly: a variable's one
 		// assignment may mention itself (b = !b for a parameter b).
-		if def := localDefinition(info, cur, e); def != nil && !mentionsVar(info, def) {
+		if def := astq.LocalDefinition(info, cur, e); def != nil && !astq.MentionsVar(info, def) {
 			return goosCond(info, cur, def)
 		}
 	case *ast.UnaryExpr:
@@ -111,35 +115,21 @@ func goosCond(info *types.Info, cur inspector.Cursor, cond ast.Expr) (onTrue, on
 			return xt | yt, xf & yf
 		case token.EQL, token.NEQ:
 			x, y := e.X, e.Y
-			if !isPkgObj(info, x, "runtime", "GOOS") {
+			if !astq.IsPkgObj(info, x, "runtime", "GOOS") {
 				x, y = y, x
 			}
-			v, ok := stringConst(info, y)
-			if !isPkgObj(info, x, "runtime", "GOOS") || !ok {
+			v, ok := astq.StringConst(info, y)
+			if !astq.IsPkgObj(info, x, "runtime", "GOOS") || !ok {
 				break
 			}
-			is := goos.Of(v)
+			is := Of(v)
 			if e.Op == token.EQL {
-				return is, goos.All &^ is
+				return is, All &^ is
 			}
-			return goos.All &^ is, is
+			return All &^ is, is
 		}
 	}
-	return goos.All, goos.All
-}
-
-// mentionsVar reports whether e reads any variable.
-func mentionsVar(info *types.Info, e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if _, isVar := info.Uses[id].(*types.Var); isVar {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	return All, All
 }
 
 // terminates reports whether a block always leaves the enclosing block:
@@ -160,8 +150,7 @@ func terminates(info *types.Info, b *ast.BlockStmt) bool {
 			_, builtin := info.Uses[id].(*types.Builtin)
 			return builtin
 		}
-		fn := callee(info, call)
-		return isPkgFunc(fn, "os", "Exit") || isPkgFunc(fn, "log", "Fatal", "Fatalf", "Fatalln")
+		return calls.RolesOf(calls.Callee(info, call), "")&(calls.Exit|calls.Fatal) != 0
 	}
 	return false
 }

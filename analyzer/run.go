@@ -1,0 +1,201 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
+	"github.com/pidlint/pidlint/analyzer/internal/facts"
+	"github.com/pidlint/pidlint/analyzer/internal/goos"
+	"github.com/pidlint/pidlint/analyzer/internal/pidflow"
+)
+
+// probePackages are the imports without which no rule can match directly.
+var probePackages = []string{"os", "os/exec", calls.Syscall, calls.Unix}
+
+func (c *config) run(pass *analysis.Pass) (any, error) {
+	r := &runner{
+		pass:    pass,
+		cfg:     c,
+		in:      pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		files:   make(map[*token.File]*fileState),
+		ignored: make(map[string]*fileState),
+	}
+	r.cls = &calls.Classifier{Info: pass.TypesInfo, Safeprobe: c.safeprobe, Wrapper: r.wrapperOf}
+	if c.relevant(pass) {
+		r.wrappers = pidflow.FindWrappers(pass, r.in)
+		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
+			r.call(cur)
+		}
+		for i := range Rules {
+			// A disabled package-wide rule costs nothing (its work is all
+			// its own) unless a //pidlint:ignore names it: a directive
+			// must still find what it suppresses.
+			id := Rules[i].ID
+			if check := Rules[i].pkg; check != nil && (!slices.Contains(c.disable, id) || r.ignoresRule(id)) {
+				check(r, id)
+			}
+		}
+	}
+	r.checkIgnoredFiles()
+	r.report()
+	return nil, nil
+}
+
+// relevant reports whether the package can contain a finding: it imports a
+// probe package, or a package that exports wrapper facts, or it is one of
+// the packages that define the probes (their own tests).
+func (c *config) relevant(pass *analysis.Pass) bool {
+	if slices.Contains(probePackages, pass.Pkg.Path()) {
+		return true
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		if slices.Contains(probePackages, imp.Path()) {
+			return true
+		}
+	}
+	return facts.ImportsAny(pass)
+}
+
+// A runner is one run of the analyzer on one package.
+type runner struct {
+	pass     *analysis.Pass
+	cfg      *config
+	in       *inspector.Inspector
+	cls      *calls.Classifier
+	files    map[*token.File]*fileState
+	order    []*fileState // files in the order first seen, for stable output
+	wrappers map[*types.Func]*facts.Wrapper
+	ignored  map[string]*fileState // ignored files parsed, by name
+	flow     *pidflow.Flow         // stored PIDs, for PL007 and PL008
+}
+
+// wrapperOf returns the wrapper fact of fn, from this package or an
+// imported one.
+func (r *runner) wrapperOf(fn *types.Func) *facts.Wrapper {
+	return facts.Of(r.pass, r.wrappers, fn)
+}
+
+// pidFlow follows the package's PIDs once, for PL007 and PL008.
+func (r *runner) pidFlow() *pidflow.Flow {
+	if r.flow == nil {
+		r.flow = pidflow.New(r.pass, r.in, r.cls)
+	}
+	return r.flow
+}
+
+func (r *runner) fileOf(pos token.Pos) *fileState {
+	tf := r.pass.Fset.File(pos)
+	if fs, ok := r.files[tf]; ok {
+		return fs
+	}
+	for _, f := range r.pass.Files {
+		if r.pass.Fset.File(f.Pos()) == tf {
+			return r.addFile(f)
+		}
+	}
+	return nil
+}
+
+func (r *runner) addFile(f *ast.File) *fileState {
+	tf := r.pass.Fset.File(f.Pos())
+	fs := &fileState{file: f, tf: tf, os: goos.OfFile(r.pass.Fset, tf.Name(), f), read: r.pass.ReadFile}
+	r.files[tf] = fs
+	r.order = append(r.order, fs)
+	return fs
+}
+
+func (r *runner) add(fs *fileState, f *finding) {
+	if !f.everywhere && !f.rawProbe && strings.HasSuffix(fs.tf.Name(), "_test.go") {
+		// Tests probe children they started themselves, where EPERM
+		// cannot arise; only -strict holds them to safeprobe.
+		f.rawProbe = true
+		f.msg = "raw liveness probe in a test: " + f.msg
+	}
+	// Hidden findings are not reported, but still use up the
+	// //pidlint:ignore directives written for them.
+	f.hidden = f.rawProbe && (!r.cfg.strict || r.inSafeprobe()) || slices.Contains(r.cfg.disable, f.rule)
+	fs.findings = append(fs.findings, f)
+}
+
+// inSafeprobe reports whether the package is safeprobe itself, whose raw
+// probes are the implementation.
+func (r *runner) inSafeprobe() bool {
+	p := r.pass.Pkg.Path()
+	return p == r.cfg.safeprobe || strings.HasPrefix(p, r.cfg.safeprobe+"/")
+}
+
+// call dispatches one call expression to the rule that checks its callee.
+func (r *runner) call(cur inspector.Cursor) {
+	k := r.cls.Of(cur.Node().(*ast.CallExpr))
+	if k.Fn == nil {
+		return
+	}
+	rule, check := checkOf(k.Role)
+	if check == nil {
+		return
+	}
+	fs := r.fileOf(k.Expr.Pos())
+	if fs == nil {
+		return
+	}
+	os := goos.Guarded(r.pass.TypesInfo, cur, fs.os)
+	if os == 0 {
+		return // this code builds for no OS
+	}
+	check(&site{Call: k, rule: rule, r: r, fs: fs, cur: cur, os: os})
+}
+
+// checkOf returns the first rule (in Rules' order) that checks calls with
+// one of roles, and its check.
+func checkOf(roles calls.Role) (string, func(*site)) {
+	for i := range Rules {
+		for _, c := range Rules[i].calls {
+			if c.roles&roles != 0 {
+				return Rules[i].ID, c.check
+			}
+		}
+	}
+	return "", nil
+}
+
+// checkIgnoredFiles gives the files that do not build on this host to the
+// rules that check syntax alone.
+func (r *runner) checkIgnoredFiles() {
+	for _, name := range r.pass.IgnoredFiles {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		src, err := r.pass.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for i := range Rules {
+			if check := Rules[i].ignoredFile; check != nil {
+				check(r, name, src, Rules[i].ID)
+			}
+		}
+	}
+}
+
+// parseIgnored parses an ignored file for a syntax check, once, and adds
+// it to the files reported on. It returns nil when the file does not parse.
+func (r *runner) parseIgnored(name string, src []byte) *fileState {
+	if fs, ok := r.ignored[name]; ok {
+		return fs
+	}
+	var fs *fileState
+	if f, err := parser.ParseFile(r.pass.Fset, name, src, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+		fs = r.addFile(f)
+	}
+	r.ignored[name] = fs
+	return fs
+}
