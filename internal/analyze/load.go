@@ -27,7 +27,6 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/plan"
-	"github.com/pidlint/pidlint/internal/vettool"
 )
 
 // A loader loads and analyzes one build's package graph.
@@ -176,21 +175,24 @@ func (l *loader) fail(n *node, msg string) {
 // it export a fact (its function bodies are kept then), and false when
 // n does not type-check.
 func (l *loader) check(n *node) (files []*ast.File, info *types.Info, mayExport, ok bool) {
-	stripped := false
-	for _, name := range n.pkg.CompiledGoFiles {
+	srcs := make([][]byte, len(n.pkg.CompiledGoFiles))
+	for i, name := range n.pkg.CompiledGoFiles {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			l.fail(n, err.Error())
 			return nil, nil, false, false
 		}
-		f, err := parser.ParseFile(l.fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+		srcs[i] = src
+	}
+	mayExport = analyzer.MayExportFacts(srcs...)
+	stripped := false
+	for i, name := range n.pkg.CompiledGoFiles {
+		f, err := parser.ParseFile(l.fset, name, srcs[i], parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			l.fail(n, err.Error())
 			return nil, nil, false, false
 		}
-		exports := vettool.MayExportFacts(src)
-		mayExport = mayExport || exports
-		if !n.root && !exports && !l.keep(name) {
+		if !n.root && !mayExport && !l.keep(name) {
 			dropBodies(f)
 			stripped = true
 		}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/finding"
 	"github.com/pidlint/pidlint/internal/gocmd"
 )
@@ -97,7 +98,7 @@ func differs(dir, name, goos, first string) bool {
 		return false
 	}
 	src, err := os.ReadFile(filepath.Join(dir, name))
-	return err != nil || mayReport(src) // unreadable: let the build say why
+	return err != nil || analyzer.MayReport(src) // unreadable: let the build say why
 }
 
 // Analyzed reports whether dir holds a package the first build analyzes.

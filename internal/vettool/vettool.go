@@ -5,7 +5,6 @@
 package vettool
 
 import (
-	"bytes"
 	"os"
 	"strings"
 
@@ -29,22 +28,6 @@ func IsCall(args []string) bool {
 		}
 	}
 	return true
-}
-
-// factWords are the identifiers without which a package declares no
-// wrapper of a probe, and so exports no fact: a wrapper calls kill(2) or
-// Process.Signal, or another wrapper (whose package then has facts).
-var factWords = [][]byte{[]byte("Kill"), []byte("Signal")}
-
-// MayExportFacts reports whether a file's source may make its package
-// export an analysis fact.
-func MayExportFacts(src []byte) bool {
-	for _, w := range factWords {
-		if bytes.Contains(src, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // Main runs pidlint as a vet tool with the arguments IsCall accepted, and

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/pidlint/pidlint/analyzer"
 	"golang.org/x/tools/go/gcexportdata"
 )
 
@@ -61,15 +62,19 @@ func writeTypesOnlyVetx(cfgFile string) bool {
 	}
 	fset := token.NewFileSet()
 	var files []*ast.File
-	for _, name := range cfg.GoFiles {
+	srcs := make([][]byte, len(cfg.GoFiles))
+	for i, name := range cfg.GoFiles {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return false
 		}
-		if MayExportFacts(src) {
-			return false
-		}
-		f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+		srcs[i] = src
+	}
+	if analyzer.MayExportFacts(srcs...) {
+		return false
+	}
+	for i, name := range cfg.GoFiles {
+		f, err := parser.ParseFile(fset, name, srcs[i], parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return false
 		}
