@@ -139,7 +139,7 @@ func (l *loader) process(n *node) {
 		n.failed = n.failed || dep.failed
 	}
 	for _, e := range n.pkg.Errors {
-		l.fail(n, e.Error())
+		l.fail(n, packageError(e))
 	}
 	l.cpu <- struct{}{}
 	defer func() { <-l.cpu }()
@@ -298,4 +298,13 @@ func diagnosticOf(pkg string, fset *token.FileSet, diag analysis.Diagnostic) dia
 		d.fixes = append(d.fixes, fx)
 	}
 	return d
+}
+
+// packageError is e's message, with its position when it has one
+// (packages.Error prints a missing one as "-").
+func packageError(e packages.Error) string {
+	if e.Pos == "" || e.Pos == "-" {
+		return e.Msg
+	}
+	return e.Pos + ": " + e.Msg
 }

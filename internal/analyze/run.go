@@ -8,6 +8,7 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -173,9 +174,15 @@ func report(builds []*build, p *plan.Plan, root string, verbose bool) *finding.R
 	for _, b := range builds {
 		rep.Notes = append(rep.Notes, b.notes...)
 		if b.goos == p.Host {
-			rep.Errors = append(rep.Errors, b.general...)
-			for pkg, msg := range b.failed {
-				rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %s", pkg, msg))
+			// The go command's own errors in its order (a line may go on
+			// over several); the packages' in the packages' order.
+			for _, msg := range b.general {
+				if !slices.Contains(rep.Errors, msg) {
+					rep.Errors = append(rep.Errors, msg)
+				}
+			}
+			for _, pkg := range slices.Sorted(maps.Keys(b.failed)) {
+				rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %s", importPath(pkg), b.failed[pkg]))
 			}
 		} else {
 			for _, msg := range b.general {
@@ -197,8 +204,7 @@ func report(builds []*build, p *plan.Plan, root string, verbose bool) *finding.R
 		}
 	}
 	rep.Findings = finding.Merge(all)
-	slices.Sort(rep.Errors)
-	rep.Errors = slices.Compact(rep.Errors)
+	rep.Errors = slices.Compact(rep.Errors) // a package and its test variant
 	slices.Sort(rep.Notes)
 	rep.Notes = slices.Compact(rep.Notes)
 	return rep

@@ -62,7 +62,8 @@ func (cfg Config) vet(b plan.Build) (*build, error) {
 }
 
 // readErrors reads go vet's standard error: "# pkg" heads a package's
-// errors, other lines ("go: …", "pattern …") are general.
+// errors, other lines ("go: …", "pattern …") are general. An indented
+// line goes on the error before it ("to add:\n\tgo get …").
 func (b *build) readErrors(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
@@ -75,6 +76,8 @@ func (b *build) readErrors(r io.Reader) {
 		case strings.TrimSpace(line) == "":
 		case pkg != "":
 			b.fail(pkg, line)
+		case len(b.general) > 0 && (line[0] == '\t' || line[0] == ' '):
+			b.general[len(b.general)-1] += "\n" + line
 		default:
 			b.general = append(b.general, line)
 		}
