@@ -2,11 +2,11 @@
 # Measures pidlint against its baselines, side by side in one run, and
 # prints one markdown table of medians and ratios (make bench):
 #
-#   - pidlint ./... (four GOOS) against go vet ./... (the host's) and against
-#     the standalone driver it replaced (commit 787e7d0, one GOOS): warm,
-#     after editing one file, with an empty build cache, and peak memory, on
-#     golang.org/x/tools and, when PODMAN names a checkout of
-#     github.com/containers/podman, on podman;
+#   - pidlint ./... (four GOOS) against go vet ./... (the host's): warm,
+#     after editing one file, and peak memory, on golang.org/x/tools and,
+#     when PODMAN names a checkout of github.com/containers/podman, on
+#     podman; and with an empty build cache on x/tools, peak memory against
+#     go vet's own (which first compiles every dependency: minutes);
 #   - the analyzer against a no-op analyzer through go vet -vettool;
 #   - the cost of pidlint's facts;
 #   - safeprobe's probe and lock against the raw syscalls and peer libraries.
@@ -22,10 +22,9 @@ start=$(date +%s)
 
 (cd "$repo" && go build -o "$work/pidlint" ./cmd/pidlint)
 (cd "$bench" && go build -o "$work/noop" ./noop && go build -o "$work/factcost" ./factcost && go build -o "$work/peakrss" ./peakrss)
-# The standalone driver pidlint had before it ran on go vet.
-mkdir "$work/standalone-src"
-git -C "$repo" archive 787e7d0 go.mod go.sum analyzer cmd safeprobe | tar -x -C "$work/standalone-src"
-(cd "$work/standalone-src" && go build -o "$work/standalone" ./cmd/pidlint)
+# pidlint's cache of other-GOOS builds is part of what a warm run is: one
+# of its own, removed with the rest.
+export PIDLINT_CACHE=$work/pidlint-cache
 
 xtools=$work/x-tools
 src=$(go mod download -json golang.org/x/tools@v0.52.0 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
@@ -93,20 +92,18 @@ mib() {
 edit() { sed -i "1i // bench edit $RANDOM" "$1"; }
 
 drows=()
-# driver LABEL DIR EDIT-FILE STANDALONE-RUNS [ENV...]: pidlint ./... against
-# go vet ./... and the standalone driver, warm and after one edit; memory
-# of each.
+# driver LABEL DIR EDIT-FILE [ENV...]: pidlint ./... against go vet ./...,
+# warm and after one edit, alternating; peak memory of each, warm.
 driver() {
-	local label=$1 dir=$2 file=$3 sruns=$4; shift 4
+	local label=$1 dir=$2 file=$3; shift 3
 	local env=(env "$@")
-	local p=("${env[@]}" "$work/pidlint" ./...) v=("${env[@]}" go vet ./...) o=("${env[@]}" "$work/standalone" ./...)
+	local p=("${env[@]}" "$work/pidlint" ./...) v=("${env[@]}" go vet ./...)
 	seconds "$dir" "${v[@]}" >/dev/null
 	seconds "$dir" "${p[@]}" >/dev/null
-	local tp=() tv=() to=() ep=() ev=()
-	for i in $(seq "$runs"); do
+	local tp=() tv=() ep=() ev=() rp=() rv=()
+	for _ in $(seq "$runs"); do
 		tp+=("$(seconds "$dir" "${p[@]}")")
 		tv+=("$(seconds "$dir" "${v[@]}")")
-		if [ "$i" -le "$sruns" ]; then to+=("$(seconds "$dir" "${o[@]}")"); fi
 	done
 	for _ in $(seq "$runs"); do
 		edit "$dir/$file"
@@ -114,39 +111,45 @@ driver() {
 		edit "$dir/$file"
 		ev+=("$(seconds "$dir" "${v[@]}")")
 	done
-	local mp mv mo np nv
-	mp=$(printf '%s\n' "${tp[@]}" | median) mv=$(printf '%s\n' "${tv[@]}" | median) mo=$(printf '%s\n' "${to[@]}" | median)
+	for _ in $(seq 3); do
+		rp+=("$(mib "$dir" "${p[@]}")")
+		rv+=("$(mib "$dir" "${v[@]}")")
+	done
+	local mp mv np nv mrp mrv
+	mp=$(printf '%s\n' "${tp[@]}" | median) mv=$(printf '%s\n' "${tv[@]}" | median)
 	np=$(printf '%s\n' "${ep[@]}" | median) nv=$(printf '%s\n' "${ev[@]}" | median)
-	drows+=("| $label, warm (standalone: $sruns runs) | ${mp} s | ${mv} s | $(ratio "$mp" "$mv") | ${mo} s | $(ratio "$mp" "$mo") |")
-	drows+=("| $label, one file edited | ${np} s | ${nv} s | $(ratio "$np" "$nv") | | |")
-	local rp rv ro
-	rp=$(mib "$dir" "${p[@]}") rv=$(mib "$dir" "${v[@]}") ro=$(mib "$dir" "${o[@]}")
-	drows+=("| $label, peak memory (warm) | ${rp} MiB | ${rv} MiB | $(ratio "$rp" "$rv") | ${ro} MiB | $(ratio "$rp" "$ro") |")
-	echo "  $label: warm $mp / $mv / $mo s, edit $np / $nv s, memory $rp / $rv / $ro MiB" >&2
+	mrp=$(printf '%s\n' "${rp[@]}" | median) mrv=$(printf '%s\n' "${rv[@]}" | median)
+	drows+=("| $label, warm | ${mp} s | ${mv} s | $(ratio "$mp" "$mv") |")
+	drows+=("| $label, one file edited | ${np} s | ${nv} s | $(ratio "$np" "$nv") |")
+	drows+=("| $label, peak memory (warm, 3 runs) | ${mrp} MiB | ${mrv} MiB | $(ratio "$mrp" "$mrv") |")
+	echo "  $label: warm $mp / $mv s, edit $np / $nv s, memory $mrp / $mrv MiB" >&2
 }
 
-# cold LABEL DIR [ENV...]: an empty build cache, pidlint ./... against the
-# standalone driver (go vet's own cold run compiles every dependency).
+# cold LABEL DIR [ENV...]: an empty build cache, pidlint ./... against go
+# vet ./..., whose own cold run compiles every dependency: time and peak
+# memory of one run each (COLD_RUNS).
 cold() {
 	local label=$1 dir=$2; shift 2
-	local tp=() to=() rp=0
+	local tp=() tv=() rp=() rv=()
 	for _ in $(seq "${COLD_RUNS:-1}"); do
 		tp+=("$(seconds "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" "$work/pidlint" ./...)")
-		to+=("$(seconds "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" "$work/standalone" ./...)")
+		rp+=("$(mib "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" "$work/pidlint" ./...)")
+		tv+=("$(seconds "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" go vet ./...)")
+		rv+=("$(mib "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" go vet ./...)")
 	done
-	rp=$(mib "$dir" env GOCACHE="$(mktemp -d -p "$work")" "$@" "$work/pidlint" ./...)
-	local mp mo
-	mp=$(printf '%s\n' "${tp[@]}" | median) mo=$(printf '%s\n' "${to[@]}" | median)
-	drows+=("| $label, empty GOCACHE (${COLD_RUNS:-1} runs) | ${mp} s | | | ${mo} s | $(ratio "$mp" "$mo") |")
-	drows+=("| $label, peak memory (empty GOCACHE) | ${rp} MiB | | | | |")
-	echo "  $label cold: $mp / $mo s, $rp MiB" >&2
+	local mp mv mrp mrv
+	mp=$(printf '%s\n' "${tp[@]}" | median) mv=$(printf '%s\n' "${tv[@]}" | median)
+	mrp=$(printf '%s\n' "${rp[@]}" | median) mrv=$(printf '%s\n' "${rv[@]}" | median)
+	drows+=("| $label, empty GOCACHE (${COLD_RUNS:-1} runs) | ${mp} s | ${mv} s | $(ratio "$mp" "$mv") |")
+	drows+=("| $label, peak memory (empty GOCACHE) | ${mrp} MiB | ${mrv} MiB | $(ratio "$mrp" "$mrv") |")
+	echo "  $label cold: $mp / $mv s, $mrp / $mrv MiB" >&2
 }
 
 ratio() { echo "scale=2; $1 / $2" | bc; }
 
-echo "pidlint against go vet and the standalone driver ($runs alternating runs each)" >&2
+echo "pidlint against go vet ($runs alternating runs each)" >&2
 seconds "$xtools" go build ./... >/dev/null
-driver "x/tools" "$xtools" go/ast/astutil/util.go "$runs"
+driver "x/tools" "$xtools" go/ast/astutil/util.go
 if [ -n "${PODMAN:-}" ]; then
 	# podman builds without cgo with its remote tags. It is measured in
 	# place (a copy would be a cold tree for go vet); the edited file is
@@ -155,8 +158,7 @@ if [ -n "${PODMAN:-}" ]; then
 	cp "$podman/pkg/util/utils.go" "$work/utils.go"
 	trap 'cp "$work/utils.go" "$podman/pkg/util/utils.go"; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 	podenv=(CGO_ENABLED=0 GOFLAGS=-tags=remote,containers_image_openpgp,exclude_graphdriver_btrfs)
-	# The standalone driver holds all of podman in memory: one run.
-	driver "podman" "$podman" pkg/util/utils.go 1 "${podenv[@]}"
+	driver "podman" "$podman" pkg/util/utils.go "${podenv[@]}"
 fi
 cold "x/tools" "$xtools"
 
@@ -196,10 +198,10 @@ cat <<MD
 
 ## pidlint benchmarks ($(go version | cut -d' ' -f3), $(nproc) cores, $(uname -r))
 
-### pidlint ./... (linux, darwin, windows, freebsd) against go vet ./... (host) and the standalone driver of 787e7d0 (one GOOS); median of $runs alternating runs
+### pidlint ./... (linux, darwin, windows, freebsd) against go vet ./... (host); median of $runs alternating runs
 
-| run | pidlint | go vet | pidlint / go vet | standalone | pidlint / standalone |
-|---|---|---|---|---|---|
+| run | pidlint | go vet | pidlint / go vet |
+|---|---|---|---|
 $(printf '%s\n' "${drows[@]}")
 
 ### Analyzer against a no-op analyzer (median of $runs alternating runs)
