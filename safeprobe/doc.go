@@ -63,60 +63,141 @@
 //
 // Another local user is an attacker: a file, directory or marker that user
 // could have written is never believed, and no process is signalled that
-// has not been verified. On Unix the lock trusts only what this process's
-// user or root owns:
+// has not been verified, as itself and as the lock's holder. On Unix the
+// lock trusts only what this process's user or root owns:
 //
+//   - TryAcquire, Acquire, NewLockDir and SignalOwner walk the path from the
+//     root as the kernel resolves it ("link/.." included), following
+//     symbolic links, and refuse (ErrUnsafePath, naming the directory or
+//     link and its owner) a directory on the way that another user owns or
+//     that its group or others may write without the sticky bit, and a
+//     symbolic link another user owns: whoever may rename a directory above
+//     a held lock file can move it away and let a second process take the
+//     lock. A sticky directory root owns, such as /tmp, is fine. Every
+//     component checked is one only this user or root can change, so
+//     opening by the path afterwards reaches what was checked. In a user
+//     namespace, a directory whose owner is not mapped reads as the
+//     overflow uid (65534) and is refused too.
 //   - TryAcquire refuses a lock file another user owns, a symlink, a
-//     directory, FIFO, socket or device, a file with more than one link, and
-//     a file its group or others may write, whose record anyone could have
-//     forged (ErrUnsafePath), whether found at the check before opening or
-//     put in place between the check and the open; so does a LockOptions.Mode
-//     with a group or others write bit.
-//   - SignalOwner refuses a lock file another user owns or that its group
-//     or others may write, and a record naming
-//     a process that runs as another user than the file's owner, which could
-//     not have opened the file to lock it and write the record
-//     (ErrUnsafePath); it then signals only the process the record's
-//     identity names (see SignalOwnerWith).
+//     directory, FIFO, socket or device, a file its group or others may
+//     write, whose record anyone could have forged, and a file with more
+//     than one link: it may be another file's second name, put there by
+//     anyone who may write the directory, and where fs.protected_hardlinks
+//     is 0 on Linux, or on macOS and the BSDs, which have no such guard,
+//     that file may be anyone's, root's too. Such a link denies the lock
+//     until it is removed, and the error says so. Each is refused whether
+//     found at the check before opening or put in place between the check
+//     and the open; so is a LockOptions.Mode with a group or others write
+//     bit.
+//   - A lock file TryAcquire creates is locked before anyone else can open
+//     it, so that no one who may read it (a Mode of 0644) locks it first:
+//     on Linux it is made unnamed (O_TMPFILE), locked and then linked at its
+//     name, on macOS and the BSDs opened with O_EXLOCK. Where that cannot be
+//     done (NFS; overlayfs before Linux 6.6) it is created by name and
+//     locked at once, and one who may read it may lock it in between; the
+//     holder then fails with ErrLocked and never shares the lock. After
+//     locking, TryAcquire checks that the path still names the file it
+//     locked. A lock file others may read, others may lock whenever it is
+//     free (flock needs only read access), keeping it from its owner: the
+//     default Mode, 0600, lets no one else open it.
+//   - When the record cannot be written (a full disk), TryAcquire removes the
+//     lock file, as Release does, and unlocks: nothing is left behind.
+//     Program and host names are cut to 255 bytes, so every record fits the
+//     4,096 bytes readers read.
+//   - SignalOwner refuses a lock file another user owns or that its group or
+//     others may write, and a record naming a process that runs as another
+//     user than the file's owner, which could not have opened the file to
+//     lock it and write the record (ErrUnsafePath). It signals only the
+//     process the record's identity names (see SignalOwnerWith), and only if
+//     that process holds the lock (ErrNotHeld otherwise): on Linux one of
+//     its own descriptors must hold it (/proc/<pid>/fdinfo), so a holder
+//     that exec'd after a child took over its descriptor, or another user
+//     who may read the file and locked it, cannot make the record's process
+//     a target. Where the OS does not name holders (macOS, the BSDs, and
+//     another user's process for a caller other than root) it refuses a lock
+//     file that its group or others may read, who could hold it. The signal
+//     goes through a pidfd that safeprobe opens before the checks (not
+//     os.FindProcess's, which falls back to the PID when pidfd_open fails,
+//     for good once its first call in the process did, and has none before
+//     Go 1.23); when none can be had (EMFILE), nothing is signalled. Only on
+//     Linux kernels without pidfds, and on macOS and the BSDs, is it
+//     kill(2) right after the checks.
 //   - NewLockDir refuses a directory another user owns or its group or
-//     anyone may write to without the sticky bit, then keeps it open and opens, checks and
-//     removes lock files relative to it, never following a symlink: a
-//     directory or symlink put at its path afterwards is not used.
+//     anyone may write to without the sticky bit, then keeps it open and
+//     opens, checks and removes lock files relative to it, never following
+//     a symlink: a directory or symlink put at its path afterwards is not
+//     used. Close lets it go once the Locks taken through it are released.
 //   - TakeoverRequested ignores a takeover marker whose owner is not the
 //     lock file's, so another user cannot make holders leave.
+//     RequestTakeover moves aside whatever another user put at the marker's
+//     name, and the marker's remover moves it to a name no one can make in
+//     advance. Root may move another user's file in a sticky directory; a
+//     user who is not root may not, and there a marker name made in advance
+//     still blocks that user's requests, as a lock file name made in advance
+//     blocks the lock itself.
 //   - Inspect reports what a lock file says, whoever wrote it: Status.Record
-//     is a claim. Whether the lock is held it asks without taking a lock
-//     where the OS lists holders (Linux: /proc/locks), so it cannot make a
-//     TryAcquire fail.
+//     is a claim, and its path is not walked. Whether the lock is held it
+//     asks without taking a lock where the OS lists holders (Linux:
+//     /proc/locks, read once per call and for no longer than
+//     InspectContext's context allows), so it cannot make a TryAcquire
+//     fail; elsewhere it takes the exclusive lock for a moment. A shared
+//     flock counts as held, as it stops TryAcquire.
 //
 // On Windows the owner is a SID, and the lock trusts a lock file, takeover
-// marker or LockDir directory only if its owner is this process's user,
-// its token's default owner, BUILTIN\Administrators or SYSTEM (as root is
-// trusted on Unix):
+// marker or directory only if its owner is this process's user, its
+// token's default owner, BUILTIN\Administrators, SYSTEM or TrustedInstaller
+// (as root is trusted on Unix), and its DACL grants no other principal a
+// right that lets it change the object: for a file, to write, delete or
+// rename it or change its DACL or owner; for a directory, to remove or
+// rename what it holds (FILE_DELETE_CHILD), itself (DELETE, except on a
+// volume's root, which cannot be) or its DACL or owner, while adding
+// entries is allowed, as C:\ allows Authenticated Users. Only allow ACEs are
+// read: a deny ACE is not weighed, so a DACL may be refused that Windows
+// would not let write, never the other way round. ACEs that only pass down
+// to children do not count; a NULL DACL lets everyone do everything.
 //
 //   - TryAcquire, Inspect and SignalOwner refuse a lock file with another
-//     owner (ErrUnsafePath), as well as a reparse point (symbolic link or
-//     junction, opened as itself), a directory, a device or pipe, and a file
-//     with more than one link. Unlike on Unix, Inspect refuses too: the
-//     owner is read on the handle every lock file is opened through.
-//   - NewLockDir refuses a directory with another owner, who may change its
-//     ACL and so remove or plant lock files; lock files are then opened by
-//     their whole path.
+//     owner or such a DACL (ErrUnsafePath, naming the principal), as well
+//     as a reparse point (symbolic link or junction, opened as itself), a
+//     directory, a device or pipe, and a file with more than one link.
+//     Unlike on Unix, Inspect refuses too: the owner is read on the handle
+//     every lock file is opened through.
+//   - TryAcquire, Acquire, NewLockDir and SignalOwner check every directory
+//     from the volume's root down to the lock's, as reached through reparse
+//     points, and NewLockDir the directory itself; lock files are then
+//     opened by their whole path.
 //   - TakeoverRequested ignores a takeover marker whose owner SID is not
 //     the lock file's.
+//   - A lock file TryAcquire creates gets a protected DACL (its user,
+//     SYSTEM and Administrators; Everyone may read only if LockOptions.Mode
+//     says so), not its directory's inheritable ACEs; so do the takeover
+//     markers RequestTakeover writes and the directory NewLockDir makes,
+//     which no one else may even read.
 //   - A held file cannot be rewritten, removed or renamed by anyone but its
 //     holder: the holder writes through a handle that shares read access
-//     only, and closes it first when it releases. A lock file TryAcquire
-//     creates gets a protected DACL (its user, SYSTEM and Administrators;
-//     Everyone may read only if LockOptions.Mode says so), not its
-//     directory's inheritable ACEs.
+//     only, and closes it first when it releases. A reader that opened the
+//     file as os.Open does (sharing read and write, not delete) stops no
+//     one; Release then cannot remove the file, which the next TryAcquire
+//     takes as it is. One that opened it without sharing write access keeps
+//     the lock from everyone while it keeps the handle, as a flock does on
+//     Unix: only a principal the DACL lets read can do that.
 //   - SignalOwner does not compare the user the holder runs as with the
 //     file's owner (that is in the holder's token, which another user's
-//     process does not let a non-administrator open); it signals only a
-//     running process with exactly the record's PID, never an alias
-//     pid+1..pid+3.
+//     process does not let a non-administrator open), and nothing names a
+//     byte-range lock's holder: it believes a record only in a file no other
+//     principal may open (ErrUnsafePath for a Mode with the others' read
+//     bit), and signals only a running process with exactly the record's
+//     PID, never an alias pid+1..pid+3, through the handle it opened before
+//     the checks.
+//   - Acquire's wait for a dead holder's late lock release (up to 2 s) ends
+//     with its context.
 //
 // Wine gives every file the same owner and keeps only what Unix mode bits
-// say of a DACL, so the owner refusals and the DACL are tested through the
-// injected OS layer; the share modes are tested under Wine.
+// say of a DACL, so owners and DACLs (another user's file or directory,
+// another principal's write, delete or delete-child right, a NULL DACL, an
+// inherit-only ACE, a volume's root, the descriptors given to CreateFile
+// and CreateDirectory) are tested through the injected OS layer
+// (oslayer_windows.go); share modes, byte-range locks, the DACL Wine makes
+// for a 0644 file, the stale-holder wait and real processes are tested
+// under Wine.
 package safeprobe

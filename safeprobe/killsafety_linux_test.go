@@ -1,42 +1,72 @@
 package safeprobe
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestSignalOwnerKillSafety is a property test over owner records a lock
 // file can hold (valid, reused, from another boot, of a gone process,
-// without identity, naming this process, corrupt) and every combination of
+// without identity, naming this process, corrupt), two lock files (one a
+// child holds, one this process holds) and every combination of
 // SignalOptions: whatever the record says, a signal goes only to a PID > 0
-// whose identity is the recorded one, to a record without identity only
-// when AllowUnverified, and to this process only when AllowSelf.
+// that holds the lock and whose identity is the recorded one, to a record
+// without identity only when AllowUnverified, and to this process only
+// when AllowSelf.
 func TestSignalOwnerKillSafety(t *testing.T) {
 	var sent []int
-	saved := sendSignal
-	sendSignal = func(p *os.Process, sig os.Signal) error {
-		sent = append(sent, p.Pid)
+	pidfds := map[int]int{} // pidfd -> the PID it was opened for
+	saved := sys
+	sys.pidfdOpen = func(pid int) (int, error) {
+		fd, err := saved.pidfdOpen(pid)
+		if err == nil {
+			pidfds[fd] = pid
+		}
+		return fd, err
+	}
+	sys.pidfdSendSignal = func(fd int, sig syscall.Signal) error {
+		sent = append(sent, pidfds[fd])
 		return nil
 	}
-	t.Cleanup(func() { sendSignal = saved })
+	sys.kill = func(pid int, sig syscall.Signal) error {
+		if sig != 0 {
+			sent = append(sent, pid)
+			return nil
+		}
+		return saved.kill(pid, sig)
+	}
+	t.Cleanup(func() { sys = saved })
+	// A held file's torn record is read again for half a second; here
+	// whatever the record says is final.
+	tornPause = func(context.Context, time.Duration) error { return nil }
+	t.Cleanup(func() { tornPause = sleepCtx })
 
-	path := filepath.Join(t.TempDir(), "daemon.pid")
-	l, err := TryAcquire(path, &LockOptions{NoSync: true})
+	dir := t.TempDir()
+	selfPath := filepath.Join(dir, "self.pid")
+	l, err := TryAcquire(selfPath, &LockOptions{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Release()
+	childPath := filepath.Join(dir, "child.pid")
+	holder := startLockChild(t, "lock-hold-raw", lockPathEnv+"="+childPath, lockContentEnv+"=")
+	holder.expect(t, "locked")
+	live := holder.cmd.Process.Pid
+	holderOf := map[string]int{selfPath: os.Getpid(), childPath: live}
+	paths := []string{selfPath, childPath}
 
 	self, err := Self()
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := startSleeper(t).Process.Pid
 	liveID, err := Lookup(live)
 	if err != nil {
 		t.Fatal(err)
@@ -71,10 +101,12 @@ func TestSignalOwnerKillSafety(t *testing.T) {
 	for name := range records {
 		names = append(names, name)
 	}
+	sort.Strings(names)
 	rng := rand.New(rand.NewPCG(1, 2))
 	signalled := map[string]bool{}
-	for range 150 {
+	for range 300 {
 		name := names[rng.IntN(len(names))]
+		path := paths[rng.IntN(len(paths))]
 		opts := &SignalOptions{AllowSelf: rng.IntN(2) == 0, AllowUnverified: rng.IntN(2) == 0}
 		if err := os.WriteFile(path, records[name], 0o600); err != nil {
 			t.Fatal(err)
@@ -98,6 +130,8 @@ func TestSignalOwnerKillSafety(t *testing.T) {
 		switch {
 		case pid <= 0:
 			t.Fatalf("%s: signalled pid %d", name, pid)
+		case pid != holderOf[path]:
+			t.Fatalf("%s in %s: signalled pid %d, which does not hold the lock (%d does)", name, filepath.Base(path), pid, holderOf[path])
 		case pid == os.Getpid() && !opts.AllowSelf:
 			t.Fatalf("%s: signalled itself without AllowSelf", name)
 		case !rec.HasIdentity && !opts.AllowUnverified:
@@ -109,9 +143,9 @@ func TestSignalOwnerKillSafety(t *testing.T) {
 		}
 	}
 	// The property holds trivially if nothing is ever signalled.
-	for _, name := range []string{"live", "self", "bare live"} {
+	for _, name := range []string{"live", "self", "bare live", "bare self"} {
 		if !signalled[name] {
-			t.Errorf("record %q was never signalled, with any options", name)
+			t.Errorf("record %q was never signalled, with any options and either file", name)
 		}
 	}
 	for _, name := range []string{"reused", "other boot", "gone", "zero", "minus one", "wraps to 1", "empty", "json pid 0", "disagrees"} {

@@ -1,6 +1,7 @@
 package safeprobe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,72 +51,10 @@ func (e *LockError) Error() string {
 
 func (e *LockError) Unwrap() error { return e.Err }
 
-// LockOptions tunes TryAcquire and Acquire. A nil *LockOptions means the
-// defaults.
-type LockOptions struct {
-	// Mode is the permission of a lock file TryAcquire creates (before the
-	// umask); 0600 if zero. A Mode that lets group or others write is
-	// refused (ErrUnsafePath), as is an existing lock file with such a
-	// mode: whoever may write the record may name any process. On Windows the file gets a DACL of its own
-	// rather than its directory's inherited one: full control for its
-	// creator's user, SYSTEM and Administrators, and read for Everyone if
-	// Mode has the others' read bit (0o004).
-	Mode os.FileMode
-	// NoSync skips the fsync after the owner record is written. The lock
-	// itself does not need it; without it a power loss can leave an empty
-	// or partial record, which the next holder overwrites anyway.
-	NoSync bool
-	// Program is recorded as the holder's program name; the base name of
-	// os.Args[0] if empty.
-	Program string
-	// MinBackoff and MaxBackoff bound Acquire's waits between attempts:
-	// the wait starts at MinBackoff (1 ms if zero) and doubles up to
-	// MaxBackoff (100 ms if zero); each is jittered to between half and
-	// all of it, so waiters do not retry in step. MinBackoff is at least
-	// 100 µs and MaxBackoff at least 1 ms, so that a tiny value does not
-	// spin a core.
-	MinBackoff, MaxBackoff time.Duration
-}
-
-// programName is the base name of this program, for records.
-func programName() string {
-	if len(os.Args) == 0 {
-		return ""
-	}
-	return filepath.Base(os.Args[0])
-}
-
-func (o *LockOptions) withDefaults() LockOptions {
-	var r LockOptions
-	if o != nil {
-		r = *o
-	}
-	if r.Mode == 0 {
-		r.Mode = 0o600
-	}
-	if r.Program == "" {
-		r.Program = programName()
-	}
-	switch {
-	case r.MinBackoff <= 0:
-		r.MinBackoff = time.Millisecond
-	case r.MinBackoff < minBackoff:
-		r.MinBackoff = minBackoff
-	}
-	switch {
-	case r.MaxBackoff <= 0:
-		r.MaxBackoff = 100 * time.Millisecond
-	case r.MaxBackoff < maxBackoffFloor:
-		r.MaxBackoff = maxBackoffFloor
-	}
-	r.MaxBackoff = max(r.MaxBackoff, r.MinBackoff)
-	return r
-}
-
 // lockFile is an open lock file as each lock_<os>.go provides it. Each also
 // defines fileKey (what names a file), staleReleaseWait, openLockFileAt,
-// pathKey, removeLockFile, openLockDir and dirLinked (lockowner_windows.go
-// holds Windows' owner checks).
+// pathKey, removeLockFile, openLockDir, makeLockDir, dirLinked and
+// pidHoldsLock (Windows' owner checks are in lockowner_windows.go).
 type lockFile interface {
 	io.ReaderAt
 	io.WriterAt
@@ -125,10 +64,13 @@ type lockFile interface {
 	// tryLock takes the exclusive lock without waiting; errWouldBlock
 	// means another open file holds a lock on it.
 	tryLock() error
-	// probeHeld reports whether an open file holds the exclusive lock:
-	// from the OS's table of lock holders where it has one, otherwise by
-	// taking a shared lock without waiting and dropping it at once.
-	probeHeld() (bool, error)
+	// probeHeld reports whether an open file holds a lock that stops
+	// tryLock: from the OS's table of lock holders (read until ctx ends),
+	// or by taking the lock, with grace retries, and dropping it.
+	probeHeld(ctx context.Context) (bool, error)
+	// othersMayOpen refuses (ErrUnsafePath) a file that users other than
+	// this process's and the administrator may open, and so lock.
+	othersMayOpen() error
 	unlock() error
 	// key names the open file (device and inode, or volume and file ID).
 	key() fileKey
@@ -146,9 +88,9 @@ type lockFile interface {
 // name in the directory held open since NewLockDir checked it, so that a
 // directory swapped in at the path later is never used.
 type lockPath struct {
-	path string   // the whole path: for errors, and the file where dir is nil
-	dir  *os.File // the LockDir's directory, or nil
-	name string   // the file's name in dir
+	path string     // the whole path: for errors, and the file where dir is nil
+	dir  *dirHandle // the LockDir's directory, or nil
+	name string     // the file's name in dir
 }
 
 func pathOf(path string) lockPath { return lockPath{path: path} }
@@ -183,16 +125,17 @@ const (
 // truth; the owner record inside the file (see Record) only names the
 // holder.
 //
-// TryAcquire opens the file (creating it, refusing symlinks, directories,
-// FIFOs and devices, hard-linked files and files another user owns), takes
-// an exclusive lock without waiting (flock(LOCK_EX|LOCK_NB) on Unix,
-// LockFileEx on one byte at offset 1<<20 on Windows, so the record stays
-// readable), checks that the locked file is still the one at the path (it
-// may have been replaced or unlinked meanwhile: then it starts over, or, if
-// the lock was held when first tried and its holder released and removed
-// the file while it waited, it reports ErrLocked and leaves the next turn
-// to Acquire's backoff), and writes its owner record (truncate, write,
-// fsync).
+// TryAcquire checks the directories above the file, opens it (creating it,
+// already locked where the OS can; refusing symlinks, directories, FIFOs
+// and devices, hard-linked files and files another user owns), takes an
+// exclusive lock without waiting on that same descriptor
+// (flock(LOCK_EX|LOCK_NB) on Unix, LockFileEx on one byte at offset 1<<20
+// on Windows, so the record stays readable), checks that the locked file is
+// still the one at the path (it may have been replaced or unlinked
+// meanwhile: then it starts over, or, if the lock was held when first tried
+// and its holder released and removed the file while it waited, it reports
+// ErrLocked and leaves the next turn to Acquire's backoff), and writes its
+// owner record (truncate, write, fsync), or removes the file as Release does.
 //
 // Nothing has to clean up after a crash: the kernel drops the lock when the
 // holder dies (SIGKILL, power loss), so the next TryAcquire simply takes it
@@ -262,8 +205,7 @@ func (l *Lock) Check() error {
 }
 
 // testHookOpened, if set, runs in TryAcquire between opening the lock file
-// and locking it, and may wrap the open file to inject faults (a full disk,
-// a failing fsync).
+// and locking it, and may wrap it to inject faults (a full disk, fsync).
 var testHookOpened func(lockFile) lockFile
 
 // TryAcquire takes the lock at path without waiting. If another open file
@@ -276,10 +218,12 @@ var testHookOpened func(lockFile) lockFile
 // wait is spent once per file and record in a process: later calls that
 // find the lock still held under the same record report ErrLocked at once.
 func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
-	return tryAcquire(pathOf(path), opts)
+	return tryAcquire(context.Background(), pathOf(path), opts)
 }
 
-func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
+// tryAcquire is TryAcquire of p; the wait for a dead holder's late
+// release (Windows) ends with ctx.
+func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, error) {
 	path := p.path
 	o := opts.withDefaults()
 	fail := func(pid int, err error) (*Lock, error) {
@@ -288,6 +232,12 @@ func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
 	if o.Mode&0o022 != 0 {
 		// Whoever may write the record may name any process in it.
 		return fail(0, fmt.Errorf("%w: LockOptions.Mode %#o lets group or others write the owner record", ErrUnsafePath, o.Mode))
+	}
+	if p.dir == nil {
+		// A LockDir's directory was checked, and is used as it was then.
+		if err := checkAncestors(path); err != nil {
+			return fail(0, err)
+		}
 	}
 	var lastErr error
 	// Only starting over on a changed file counts against maxReopen; the
@@ -317,8 +267,7 @@ func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
 			f.Close()
 			if staleReleaseWait > 0 && perr == nil && holderGone(rec) {
 				// The holder is gone but its lock not yet released.
-				if time.Now().Before(staleWaitEnd(k, rec)) {
-					time.Sleep(10 * time.Millisecond)
+				if time.Now().Before(staleWaitEnd(k, rec)) && sleepCtx(ctx, 10*time.Millisecond) == nil {
 					continue
 				}
 			}
@@ -344,10 +293,14 @@ func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
 		}
 		rec := newRecord(o.Program)
 		if err := writeRecord(f, formatRecord(rec), !o.NoSync); err != nil {
-			f.unlock()
-			f.Close()
+			// Leave nothing a full disk could make stick: no lock, and no
+			// file with a torn record, removed as Release removes it.
+			if rerr := release(f, p, nil); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
 			return fail(0, fmt.Errorf("writing owner record: %w", err))
 		}
+		p.dir.keep()
 		l := &Lock{loc: p, owner: rec, f: f}
 		held.Lock()
 		if held.locks == nil {
@@ -362,17 +315,23 @@ func tryAcquire(p lockPath, opts *LockOptions) (*Lock, error) {
 }
 
 // lockWithGrace is tryLock, retried twice shortly to outlast an Inspect
-// probe's momentary shared lock. contended reports that the lock was held
-// at the first try.
+// probe's momentary lock. contended reports that the lock was held at the
+// first try.
 func lockWithGrace(f lockFile) (contended bool, err error) {
-	err = f.tryLock()
+	return withGrace(f.tryLock)
+}
+
+// withGrace is lock, retried after probeGrace1 and then probeGrace2 while
+// it fails with errWouldBlock.
+func withGrace(lock func() error) (contended bool, err error) {
+	err = lock()
 	contended = errors.Is(err, errWouldBlock)
 	for _, d := range []time.Duration{probeGrace1, probeGrace2} {
 		if !errors.Is(err, errWouldBlock) {
 			break
 		}
 		time.Sleep(d)
-		err = f.tryLock()
+		err = lock()
 	}
 	return contended, err
 }
@@ -380,62 +339,10 @@ func lockWithGrace(f lockFile) (contended bool, err error) {
 // dirExists reports whether the directory of p exists.
 func dirExists(p lockPath) bool {
 	if p.dir != nil {
-		return dirLinked(p.dir)
+		return dirLinked(p.dir.f)
 	}
 	fi, err := os.Stat(filepath.Dir(p.path))
 	return err == nil && fi.IsDir()
-}
-
-// staleWaits remembers, per lock file and record, when TryAcquire first
-// found the lock held under a record whose holder is gone, so that the wait
-// for Windows to release a dead holder's lock is spent once: a lock still
-// held staleReleaseWait later is held by someone else, and every later
-// call reports it at once rather than stalling again. An entry not met for
-// staleForget is dropped.
-var staleWaits struct {
-	sync.Mutex
-	seen map[staleKey]staleSeen
-}
-
-type staleKey struct {
-	file  fileKey
-	pid   int
-	start uint64
-}
-
-type staleSeen struct{ first, last time.Time }
-
-const staleForget = time.Minute
-
-// staleWaitEnd is when TryAcquire stops waiting for the lock on the file k
-// names, held under rec, whose holder is gone.
-func staleWaitEnd(k fileKey, rec Record) time.Time {
-	now := time.Now()
-	staleWaits.Lock()
-	defer staleWaits.Unlock()
-	for key, seen := range staleWaits.seen {
-		if now.Sub(seen.last) > staleForget {
-			delete(staleWaits.seen, key)
-		}
-	}
-	if staleWaits.seen == nil {
-		staleWaits.seen = make(map[staleKey]staleSeen)
-	}
-	key := staleKey{file: k, pid: rec.PID, start: rec.Identity.StartTime}
-	seen, ok := staleWaits.seen[key]
-	if !ok {
-		seen.first = now
-	}
-	seen.last = now
-	staleWaits.seen[key] = seen
-	return seen.first.Add(staleReleaseWait)
-}
-
-// holderGone reports whether the process a record names has certainly
-// exited.
-func holderGone(r Record) bool {
-	s, _ := recordState(r)
-	return s == NotFound || s == Reused
 }
 
 // Release removes the lock file if the path still names the locked file,
@@ -454,17 +361,32 @@ func (l *Lock) Release() error {
 	}
 	f := l.f
 	l.f = nil
+	err := release(f, l.loc, l)
+	if derr := l.loc.dir.drop(); derr != nil {
+		err = errors.Join(err, fmt.Errorf("closing the lock directory: %w", derr))
+	}
+	if err != nil {
+		return &LockError{Op: "release", Path: l.loc.path, Err: err}
+	}
+	return nil
+}
+
+// release removes the lock file p names if it is still f's file, then
+// drops the lock on f and closes it, forgetting l (nil for a lock
+// TryAcquire took but cannot keep): Release, and TryAcquire when it cannot
+// write its record.
+func release(f lockFile, p lockPath, l *Lock) error {
 	k := f.key()
 	var errs []error
-	if pk, err := pathKey(l.loc); err == nil && pk == k {
-		if err := removeLockFile(f, l.loc); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if pk, err := pathKey(p); err == nil && pk == k {
+		if err := removeLockFile(f, p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("removing: %w", err))
 		}
 	}
 	// Forget the file before closing it: once closed, its inode number
 	// can name a new file at the path that another goroutine then locks.
 	held.Lock()
-	if held.locks[k] == l {
+	if l != nil && held.locks[k] == l {
 		delete(held.locks, k)
 	}
 	held.Unlock()
@@ -474,8 +396,5 @@ func (l *Lock) Release() error {
 	if err := f.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("closing: %w", err))
 	}
-	if err := errors.Join(errs...); err != nil {
-		return &LockError{Op: "release", Path: l.loc.path, Err: err}
-	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -3,6 +3,7 @@
 package safeprobe
 
 import (
+	"context"
 	"fmt"
 	"os"
 )
@@ -34,6 +35,16 @@ func renameName(from, to lockPath) error { return errNoLocks }
 func linkName(from, to lockPath) error   { return errNoLocks }
 
 func openLockDir(dir string) (*os.File, error) { return nil, nil }
+
+func pidHoldsLock(context.Context, int, fileKey) (held, known bool, err error) {
+	return false, false, errNoLocks
+}
+
+func createMarker(name string) (*os.File, error) { return nil, errNoLocks }
+
+func makeLockDir(dir string) error { return os.MkdirAll(dir, 0o700) }
+
+func checkAncestors(path string) error { return nil }
 
 func dirLinked(*os.File) bool { return true }
 

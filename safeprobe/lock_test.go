@@ -565,8 +565,8 @@ func TestInspectTornRead(t *testing.T) {
 	// longer than all the pauses, and a count tells "at once" apart from
 	// "after retries" whatever the load.
 	var pauses atomic.Int64
-	tornPause = func(d time.Duration) { pauses.Add(1); time.Sleep(d) }
-	defer func() { tornPause = time.Sleep }()
+	tornPause = func(ctx context.Context, d time.Duration) error { pauses.Add(1); return sleepCtx(ctx, d) }
+	defer func() { tornPause = sleepCtx }()
 	path2 := filepath.Join(lockTestDir(t), "d.pid")
 	holdRaw(t, path2, "")
 	start := time.Now()
@@ -914,6 +914,79 @@ func wantUnsafe(t *testing.T, path, reason string) {
 			t.Errorf("content changed: %q -> %q", content, got)
 		}
 	}
+}
+
+// TestLockDirClose: Close lets the directory go at once, or, while a Lock
+// taken through the LockDir is held, when that Lock is released; that Lock
+// keeps working. Every later call of the LockDir, and a second Close, fail
+// with fs.ErrClosed. No descriptor is left open.
+func TestLockDirClose(t *testing.T) {
+	root := lockTestDir(t)
+	before := openFDs(t)
+	d, err := NewLockDir(filepath.Join(root, "locks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := d.TryAcquire("held", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatalf("Close = %v", err)
+	}
+	if err := d.Close(); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("second Close = %v; want fs.ErrClosed", err)
+	}
+	if _, err := d.TryAcquire("other", nil); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("TryAcquire after Close = %v; want fs.ErrClosed", err)
+	}
+	if _, err := d.Acquire(context.Background(), "other", nil); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("Acquire after Close = %v; want fs.ErrClosed", err)
+	}
+	if _, err := d.Inspect("held"); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("Inspect after Close = %v; want fs.ErrClosed", err)
+	}
+	if err := l.Check(); err != nil {
+		t.Errorf("Check of a Lock held through the closed LockDir = %v", err)
+	}
+	if ok, _ := l.TakeoverRequested(); ok {
+		t.Errorf("TakeoverRequested = true with no marker")
+	}
+	if err := l.Release(); err != nil {
+		t.Errorf("Release of a Lock held through the closed LockDir = %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "locks", lockName("held"))); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Release left the lock file: %v", err)
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open before the LockDir, %d after Close and Release", before, after)
+	}
+
+	// Closed with no Lock held: at once.
+	d, err = NewLockDir(filepath.Join(root, "locks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open before the LockDir, %d after Close", before, after)
+	}
+}
+
+// openFDs counts this process's open descriptors where /proc lists them
+// (Linux), and is -1 elsewhere.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return -1
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(ents)
 }
 
 func TestLockDir(t *testing.T) {

@@ -3,11 +3,13 @@
 package safeprobe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"runtime"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,9 +28,10 @@ const staleReleaseWait = 0
 
 type unixLockFile struct {
 	*os.File
-	fd  int
-	k   fileKey
-	uid fileOwner
+	fd   int
+	k    fileKey
+	uid  fileOwner
+	mode uint32 // st_mode when opened
 }
 
 // fileOwner is a file's owner: its user ID.
@@ -40,10 +43,27 @@ type fileOwner uint32
 func (p lockPath) at(fn func(dirfd int, name string) error) error {
 	dirfd := unix.AT_FDCWD
 	if p.dir != nil {
-		defer runtime.KeepAlive(p.dir) // its finalizer must not close the descriptor in use
-		dirfd = int(p.dir.Fd())
+		defer runtime.KeepAlive(p.dir.f) // its finalizer must not close the descriptor in use
+		dirfd = int(p.dir.f.Fd())
 	}
 	return ignoringEINTR(func() error { return fn(dirfd, p.rel()) })
+}
+
+// dirAt runs fn with the directory descriptor and name of p's directory,
+// as at does for p: the directory part of the whole path as given (not
+// cleaned: "link/.." is not the link's directory), or the LockDir's
+// directory itself.
+func (p lockPath) dirAt(fn func(dirfd int, dir string) error) error {
+	if p.dir != nil {
+		return lockPath{path: p.path, dir: p.dir, name: "."}.at(fn)
+	}
+	dir := "."
+	if i := strings.LastIndexByte(p.path, '/'); i == 0 {
+		dir = "/"
+	} else if i > 0 {
+		dir = p.path[:i]
+	}
+	return lockPath{path: dir}.at(fn)
 }
 
 // rel is the name p is reached by from the directory at passes.
@@ -66,7 +86,9 @@ func (p lockPath) lstat(st *unix.Stat_t) error {
 // opening and again on the open file, anything but a regular file with one
 // link, and for writing a file another user owns. O_NOFOLLOW refuses a
 // symlink, O_NONBLOCK keeps a FIFO swapped in after the check from
-// blocking the open, O_CLOEXEC keeps the lock out of children.
+// blocking the open, O_CLOEXEC keeps the lock out of children. A file it
+// creates is locked before anyone else can open it, where createLocked can
+// do that; the descriptor it returns is the one the lock is taken on.
 func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
 	path := p.path
 	var st unix.Stat_t
@@ -87,11 +109,18 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 	} else {
 		flags |= unix.O_RDONLY
 	}
-	var fd int
-	err = p.at(func(dirfd int, name string) (err error) {
-		fd, err = unix.Openat(dirfd, name, flags, uint32(mode.Perm()))
-		return err
-	})
+	fd := -1
+	if err != nil { // missing: make it locked, where the OS can
+		fd = createLocked(p, mode)
+	}
+	if fd >= 0 {
+		err = nil
+	} else {
+		err = p.at(func(dirfd int, name string) (err error) {
+			fd, err = unix.Openat(dirfd, name, flags, uint32(mode.Perm()))
+			return err
+		})
+	}
 	if err != nil {
 		perr := &fs.PathError{Op: "open", Path: path, Err: err}
 		// Something put in place after the check: a directory (EISDIR),
@@ -127,6 +156,7 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 		fd:   fd,
 		k:    fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino)},
 		uid:  fileOwner(st.Uid),
+		mode: uint32(st.Mode),
 	}, nil
 }
 
@@ -149,7 +179,11 @@ func checkLockStat(st *unix.Stat_t, write bool) error {
 	case mode != unix.S_IFREG:
 		reason = fmt.Sprintf("not a regular file (type %#o)", mode)
 	case uint64(st.Nlink) > 1:
-		reason = fmt.Sprintf("has %d hard links", st.Nlink)
+		// Where fs.protected_hardlinks is 0 (Linux) or there is no such
+		// guard (macOS, the BSDs), any user may link any file they can
+		// reach, root's too, at a name in a directory they may write.
+		reason = fmt.Sprintf("has %d hard links: it may be another file's other name, put there by anyone who may write the directory "+
+			"(any file of anyone's where fs.protected_hardlinks is 0); remove this name to free the path", st.Nlink)
 	case uint32(st.Mode)&0o022 != 0:
 		// Whoever may write the record may name any process in it.
 		reason = fmt.Sprintf("writable by group or others (mode %#o)", uint32(st.Mode)&0o7777)
@@ -189,17 +223,31 @@ func (f *unixLockFile) tryLock() error {
 	return f.flock(unix.LOCK_EX | unix.LOCK_NB)
 }
 
-func (f *unixLockFile) probeHeld() (bool, error) {
-	if held, known := lockTableHeld(f.fd); known {
-		return held, nil
+// probeHeld asks the lock table where the OS has one (lock_linux.go), and
+// otherwise takes the exclusive lock itself, with TryAcquire's grace
+// retries so that another probe's moment does not count, and drops it at
+// once: a shared lock would be granted beside another shared one, which
+// stops TryAcquire all the same.
+func (f *unixLockFile) probeHeld(ctx context.Context) (bool, error) {
+	if held, known, err := lockTableHeld(ctx, f.fd); known || err != nil {
+		return held, err
 	}
-	switch err := f.flock(unix.LOCK_SH | unix.LOCK_NB); {
+	switch _, err := lockWithGrace(f); {
 	case errors.Is(err, errWouldBlock):
 		return true, nil
 	case err != nil:
 		return false, err
 	}
 	return false, f.unlock()
+}
+
+// othersMayOpen refuses a file its group or others may read: they may
+// open it, and so lock it.
+func (f *unixLockFile) othersMayOpen() error {
+	if f.mode&0o044 != 0 {
+		return fmt.Errorf("%w: readable by group or others (mode %#o), who may so hold its lock", ErrUnsafePath, f.mode&0o7777)
+	}
+	return nil
 }
 
 func (f *unixLockFile) unlock() error { return f.flock(unix.LOCK_UN) }
@@ -271,7 +319,7 @@ func openLockDir(dir string) (*os.File, error) {
 		unix.Close(fd)
 		return nil, &fs.PathError{Op: "fstat", Path: dir, Err: err}
 	}
-	if err := checkLockDir(&st); err != nil {
+	if err := checkLockDir(&st, dir); err != nil {
 		unix.Close(fd)
 		return nil, err
 	}
@@ -287,18 +335,33 @@ func dirLinked(d *os.File) bool {
 	return err == nil && st.Nlink > 0
 }
 
+// createMarker creates the file name for a takeover marker to be written
+// into, mode 0600, failing if anything is there.
+func createMarker(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+}
+
+// makeLockDir makes the directory dir and those above it, mode 0700.
+func makeLockDir(dir string) error { return os.MkdirAll(dir, 0o700) }
+
 // checkLockDir refuses a directory another user owns (who could remove a
 // held lock file, so that a second process takes the same lock), and one
 // its group or anyone may write to unless it is sticky, so others can
-// neither remove nor replace this user's lock files.
-func checkLockDir(st *unix.Stat_t) error {
-	if mode := uint32(st.Mode); mode&0o002 != 0 && mode&unix.S_ISVTX == 0 {
-		return fmt.Errorf("%w: world-writable directory without the sticky bit (mode %#o)", ErrUnsafePath, mode&0o7777)
+// neither remove nor replace this user's lock files. The error names the
+// directory and its owner.
+func checkLockDir(st *unix.Stat_t, dir string) error {
+	if err := trustedOwner(fileOwner(st.Uid), "directory "+dir); err != nil {
+		return err
 	}
-	if mode := uint32(st.Mode); mode&0o020 != 0 && mode&unix.S_ISVTX == 0 {
-		return fmt.Errorf("%w: group-writable directory without the sticky bit (mode %#o)", ErrUnsafePath, mode&0o7777)
+	if mode := uint32(st.Mode); mode&0o022 != 0 && mode&unix.S_ISVTX == 0 {
+		who := "group-writable"
+		if mode&0o002 != 0 {
+			who = "world-writable"
+		}
+		return fmt.Errorf("%w: %s directory %s without the sticky bit (owner uid %d, mode %#o): others may rename or replace what it holds",
+			ErrUnsafePath, who, dir, st.Uid, mode&0o7777)
 	}
-	return trustedOwner(fileOwner(st.Uid), "directory")
+	return nil
 }
 
 func ignoringEINTR(fn func() error) error {

@@ -23,12 +23,19 @@ import (
 const (
 	lockSpawnEnv  = "SAFEPROBE_LOCK_SPAWN"  // lock-hold: start `sleep 600`, print "spawned <pid>"
 	lockSignalEnv = "SAFEPROBE_LOCK_SIGNAL" // lock-hold: print "signals ready", then "got <signal>" for each SIGUSR1
+	lockChdirEnv  = "SAFEPROBE_LOCK_CHDIR"  // lock-try: the working directory, for a relative lock path
 )
 
 func init() {
-	// lock-try-as-is: TryAcquire once, print "ok" or the error's kinds.
-	// Run as another user.
+	// lock-try: TryAcquire once (in lockChdirEnv, if set), print "ok" or
+	// the error's kinds. Run as another user, too.
 	childModes["lock-try"] = func() {
+		if dir := os.Getenv(lockChdirEnv); dir != "" {
+			if err := os.Chdir(dir); err != nil {
+				fmt.Printf("error %v\n", err)
+				return
+			}
+		}
 		l, err := TryAcquire(os.Getenv(lockPathEnv), nil)
 		if err == nil {
 			l.Release()
@@ -64,8 +71,8 @@ func lockChildHooks(l *Lock) {
 }
 
 func TestLockFileMode(t *testing.T) {
+	dir := lockTestDir(t) // before the umask: a directory anyone may write is refused
 	defer syscall.Umask(syscall.Umask(0))
-	dir := lockTestDir(t)
 	for _, c := range []struct {
 		mode os.FileMode
 		want os.FileMode
@@ -235,6 +242,39 @@ func TestLockSymlinkRace(t *testing.T) {
 	}
 }
 
+// requireRoot skips a test that needs to make files and processes of
+// another user.
+func requireRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to act as another user")
+	}
+}
+
+// publicDir is a new directory of this user's that others may enter and
+// list (mode 0755), but not write.
+func publicDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.Chmod(filepath.Dir(dir), 0o755)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// stickyDir is a directory like /tmp: world-writable and sticky, where
+// nobody may create files.
+func stickyDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.Chmod(filepath.Dir(dir), 0o755)
+	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func nobodyIDs(t *testing.T) int {
 	t.Helper()
 	u, err := user.Lookup("nobody")
@@ -266,10 +306,47 @@ func runAsNobody(t *testing.T, mode string, env ...string) string {
 }
 
 // nobodyCommand returns a command running the test binary as nobody in a
-// child mode. The binary is copied where nobody may execute it.
+// child mode, through setpriv (as an administrator would drop privileges)
+// where it is installed. The binary is copied where nobody may execute it.
 func nobodyCommand(t *testing.T, mode string, env ...string) *exec.Cmd {
 	t.Helper()
+	bin := nobodyBinary(t)
+	cmd := childCommand(t, mode, env...)
+	cmd.Path, cmd.Args[0] = bin, bin
+	asNobody(t, cmd)
+	return cmd
+}
+
+// asNobody makes cmd run as nobody with no supplementary groups:
+// setpriv --reuid=nobody --regid=<nobody's group> --clear-groups cmd, or
+// the same credentials set by the Go runtime where setpriv is missing.
+func asNobody(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
 	uid := nobodyIDs(t)
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+		return
+	}
+	id := strconv.Itoa(uid)
+	cmd.Args = append([]string{setpriv, "--reuid=" + id, "--regid=" + id, "--clear-groups", cmd.Path}, cmd.Args[1:]...)
+	cmd.Path = setpriv
+}
+
+// attack runs a shell script as nobody, the attacker, with args as $1,
+// $2, ..., and fails the test if it fails.
+func attack(t *testing.T, script string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", append([]string{"-c", script, "attacker"}, args...)...)
+	asNobody(t, cmd)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("as nobody: %s %q: %v (%s)", script, args, err, out)
+	}
+}
+
+// nobodyBinary copies the test binary where nobody may execute it.
+func nobodyBinary(t *testing.T) string {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -288,10 +365,7 @@ func nobodyCommand(t *testing.T, mode string, env ...string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	os.Chmod(bindir, 0o755)
-	cmd := childCommand(t, mode, env...)
-	cmd.Path, cmd.Args[0] = bin, bin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
-	return cmd
+	return bin
 }
 
 func TestLockDirUnix(t *testing.T) {
@@ -359,7 +433,8 @@ func TestSignalOwnerRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A live process, watched for signals it must not get.
-	victim := startLockChild(t, "lock-hold", lockPathEnv+"="+filepath.Join(lockTestDir(t), "v.pid"), lockSignalEnv+"=1")
+	victimPath := filepath.Join(lockTestDir(t), "v.pid")
+	victim := startLockChild(t, "lock-hold", lockPathEnv+"="+victimPath, lockSignalEnv+"=1")
 	victim.expect(t, "locked")
 	victim.expect(t, "signals ready")
 	vpid := victim.cmd.Process.Pid
@@ -415,8 +490,12 @@ func TestSignalOwnerRefuses(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 
-	// What the options allow.
-	if err := SignalOwnerWith(bare, syscall.SIGUSR1, &SignalOptions{AllowUnverified: true}); err != nil {
+	// What the options allow. Only the holder is signalled: the victim's
+	// own lock file gets the bare record.
+	if err := os.WriteFile(victimPath, formatRecord(Record{PID: vpid}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := SignalOwnerWith(victimPath, syscall.SIGUSR1, &SignalOptions{AllowUnverified: true}); err != nil {
 		t.Errorf("SignalOwner(bare record, AllowUnverified) = %v", err)
 	}
 	victim.expect(t, "got user defined signal 1")

@@ -1,6 +1,7 @@
 package safeprobe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +56,8 @@ type winLockFile struct {
 	k    fileKey
 	o    fileOwner
 	path string
+	// others is othersMayOpen's answer, from the DACL read at the open.
+	others error
 }
 
 // openLockFileAt opens the lock file p, read-only and sharing all access
@@ -62,8 +65,9 @@ type winLockFile struct {
 // DACL lockFileSecurity makes of mode. It refuses, before opening and again
 // on the handle, anything but a regular file with one link (not a symbolic
 // link or junction, opened as itself and never followed, a directory, a
-// pipe or device), and a file whose owner is not trusted. Windows opens by
-// the whole path (see openLockDir).
+// pipe or device), and a file whose owner is not trusted or whose DACL
+// lets another principal write it. Windows opens by the whole path (see
+// openLockDir).
 func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
 	path := p.path
 	if fi, err := os.Lstat(path); err == nil {
@@ -98,12 +102,12 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 	if err != nil {
 		return nil, &fs.PathError{Op: "CreateFile", Path: path, Err: err}
 	}
-	k, o, err := checkLockHandle(h, path)
-	if err != nil {
+	f := &winLockFile{h: h, path: path}
+	if err := f.check(); err != nil {
 		sys.closeHandle(h)
 		return nil, err
 	}
-	return &winLockFile{h: h, k: k, o: o, path: path}, nil
+	return f, nil
 }
 
 // lockFileFlags open a lock file: a reparse point as itself, never followed.
@@ -122,33 +126,41 @@ func checkLockMode(m fs.FileMode) error {
 	return nil
 }
 
-// checkLockHandle refuses an open handle that is not a regular disk file
-// with one link and a trusted owner, and returns the file's key and owner.
-func checkLockHandle(h windows.Handle, path string) (fileKey, fileOwner, error) {
-	t, err := sys.fileType(h)
+// check refuses an open handle that is not a regular disk file with one
+// link, a trusted owner and a DACL that lets no other principal write it,
+// and reads the file's key, its owner, and whether others may open it.
+func (f *winLockFile) check() error {
+	t, err := sys.fileType(f.h)
 	if err != nil {
-		return fileKey{}, "", &fs.PathError{Op: "GetFileType", Path: path, Err: err}
+		return &fs.PathError{Op: "GetFileType", Path: f.path, Err: err}
 	}
 	if t != windows.FILE_TYPE_DISK {
-		return fileKey{}, "", fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
+		return fmt.Errorf("%w: not a disk file (type %d)", ErrUnsafePath, t)
 	}
-	fi, k, err := handleFile(h, path)
+	fi, k, err := handleFile(f.h, f.path)
 	if err != nil {
-		return fileKey{}, "", err
+		return err
 	}
 	switch {
 	case fi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0:
-		return fileKey{}, "", fmt.Errorf("%w: a symbolic link or junction", ErrUnsafePath)
+		return fmt.Errorf("%w: a symbolic link or junction", ErrUnsafePath)
 	case fi.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY != 0:
-		return fileKey{}, "", fmt.Errorf("%w: a directory", ErrUnsafePath)
+		return fmt.Errorf("%w: a directory", ErrUnsafePath)
 	case fi.NumberOfLinks > 1:
-		return fileKey{}, "", fmt.Errorf("%w: has %d hard links", ErrUnsafePath, fi.NumberOfLinks)
+		return fmt.Errorf("%w: has %d hard links: it may be another file's other name", ErrUnsafePath, fi.NumberOfLinks)
 	}
-	o, err := checkOwner(h, path, "file")
+	o, err := checkOwner(f.h, f.path, "file")
 	if err != nil {
-		return fileKey{}, "", err
+		return err
 	}
-	return k, o, nil
+	if err := checkDACL(f.h, f.path, "file", writeFileRights); err != nil {
+		return err
+	}
+	f.k, f.o = k, o
+	if err := checkDACL(f.h, f.path, "file", openFileRights); err != nil {
+		f.others = fmt.Errorf("%w, and so hold its lock", err)
+	}
+	return nil
 }
 
 // handleFile returns what h's file is and its key.
@@ -209,8 +221,14 @@ func (f *winLockFile) writer() (windows.Handle, error) {
 	return f.w, nil
 }
 
-func (f *winLockFile) probeHeld() (bool, error) {
-	switch err := f.lock(windows.LOCKFILE_FAIL_IMMEDIATELY); {
+// probeHeld takes the exclusive lock, without the holder's handle, with
+// TryAcquire's grace retries, and drops it at once: nothing on Windows
+// lists lock holders, and a shared lock would be granted beside another
+// shared one, which stops TryAcquire all the same.
+func (f *winLockFile) probeHeld(ctx context.Context) (bool, error) {
+	switch _, err := withGrace(func() error {
+		return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
+	}); {
 	case errors.Is(err, errWouldBlock):
 		return true, nil
 	case err != nil:
@@ -218,6 +236,13 @@ func (f *winLockFile) probeHeld() (bool, error) {
 	}
 	return false, f.unlock()
 }
+
+// pidHoldsLock: nothing on Windows says which process holds a byte range.
+func pidHoldsLock(ctx context.Context, pid int, k fileKey) (held, known bool, err error) {
+	return false, false, nil
+}
+
+func (f *winLockFile) othersMayOpen() error { return f.others }
 
 func (f *winLockFile) lock(flags uint32) error {
 	err := sys.lockFileEx(f.h, flags, lockOffset, 1)
@@ -328,7 +353,7 @@ func pathKey(p lockPath) (fileKey, error) {
 // fail with a sharing violation; the file is then left, which is harmless.
 func removeLockFile(f lockFile, p lockPath) error {
 	path := p.path
-	if wf, ok := f.(*winLockFile); ok {
+	if wf, ok := f.(interface{ closeWriter() error }); ok {
 		wf.closeWriter()
 	}
 	h, err := sys.createFile(path, windows.DELETE, shareAll, windows.OPEN_EXISTING, lockFileFlags, nil)

@@ -20,6 +20,10 @@ import (
 // lockChildHooks runs in a lock-hold child once it holds the lock.
 func lockChildHooks(*Lock) {}
 
+// closeWriter lets removeLockFile close the holder's handle of the file a
+// faultyFile wraps, as it does for a *winLockFile.
+func (f *faultyFile) closeWriter() error { return f.lockFile.(*winLockFile).closeWriter() }
+
 // fakeLockOS wraps the real lock layer to give Windows' lock semantics
 // exactly, whatever the Wine under the tests emulates: byte-range locks
 // are mandatory (another handle's read of a range under an exclusive lock,
@@ -308,16 +312,17 @@ func TestWindowsDeletePending(t *testing.T) {
 	defer func() { sys = saved }()
 	var pending atomic.Int64
 	var denied atomic.Bool
-	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	sys.createFile = func(p string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
 		switch {
+		case p != path: // the directories above it
 		case denied.Load():
 			return windows.InvalidHandle, windows.ERROR_ACCESS_DENIED
 		case pending.Add(-1) >= 0:
 			return windows.InvalidHandle, windows.ERROR_DELETE_PENDING
 		}
-		return saved.createFile(path, access, share, disposition, flags, sd)
+		return saved.createFile(p, access, share, disposition, flags, sd)
 	}
-	path := filepath.Join(lockTestDir(t), "d.pid")
 	pending.Store(3)
 	l, err := TryAcquire(path, nil)
 	if err != nil {
@@ -603,8 +608,8 @@ func TestWindowsForeignOwnerRefused(t *testing.T) {
 	if s, err := Probe(victim.PID); s != Running {
 		t.Fatalf("the process another user's record names was killed: %v, %v", s, err)
 	}
-	if _, err := NewLockDir(dir); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "directory owned by "+foreignSID) {
-		t.Errorf("NewLockDir(another user's directory) = %v; want ErrUnsafePath naming the owner", err)
+	if _, err := NewLockDir(dir); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), `directory C:\ owned by `+foreignSID) {
+		t.Errorf("NewLockDir(another user's directory) = %v; want ErrUnsafePath naming the first such directory and its owner", err)
 	}
 	if got := readFile(t, path); got != forged {
 		t.Errorf("another user's file changed: %q", got)
@@ -790,5 +795,279 @@ func TestWindowsLockFileDACL(t *testing.T) {
 				t.Errorf("Everyone may read: %v; want %v", readers, c.everyone)
 			}
 		})
+	}
+}
+
+// injectDACLs makes the DACL of each file or directory safeprobe opens by
+// one of the paths given the one its SDDL says, through the OS layer: Wine
+// keeps only what Unix mode bits say of a DACL. Other paths keep theirs.
+func injectDACLs(t *testing.T, sddl map[string]string) {
+	t.Helper()
+	saved := sys
+	t.Cleanup(func() { sys = saved })
+	var mu sync.Mutex
+	paths := map[windows.Handle]string{}
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
+		h, err := saved.createFile(path, access, share, disposition, flags, sd)
+		if err == nil {
+			mu.Lock()
+			paths[h] = path
+			mu.Unlock()
+		}
+		return h, err
+	}
+	sys.closeHandle = func(h windows.Handle) error {
+		mu.Lock()
+		delete(paths, h)
+		mu.Unlock()
+		return saved.closeHandle(h)
+	}
+	sys.fileDACL = func(h windows.Handle) (*windows.SECURITY_DESCRIPTOR, error) {
+		mu.Lock()
+		s, ok := sddl[paths[h]]
+		mu.Unlock()
+		switch {
+		case !ok:
+			return saved.fileDACL(h)
+		case s == nullDACL:
+			sd, err := windows.NewSecurityDescriptor()
+			if err == nil {
+				err = sd.SetDACL(nil, true, false)
+			}
+			return sd, err
+		}
+		return windows.SecurityDescriptorFromString(s)
+	}
+}
+
+// nullDACL, for injectDACLs, is a NULL DACL (present, with no ACL at all:
+// everyone may do anything), which Wine's SDDL parser does not make.
+const nullDACL = "NULL"
+
+// TestWindowsFileDACLRefused: a lock file whose owner is trusted
+// (Administrators, say) but whose DACL lets another principal write it
+// may say what that principal wrote: TryAcquire, Inspect and SignalOwner
+// refuse it, naming the principal. An ACE that only passes down to
+// children, and one for a trusted principal, do not count; a NULL DACL
+// lets everyone write. DACLs injected through the OS layer.
+func TestWindowsFileDACLRefused(t *testing.T) {
+	victim := runningChild(t)
+	forged := string(formatRecord(Record{PID: victim.PID, Version: recordVersion, HasIdentity: true, Identity: victim}))
+	for _, c := range []struct {
+		name, sddl, who string // who: the principal named; "" if accepted
+	}{
+		{"Users may write", "D:(A;;FA;;;BA)(A;;0x12019f;;;BU)", "S-1-5-32-545"},
+		{"Authenticated Users may delete", "D:(A;;FA;;;SY)(A;;0x110000;;;AU)", "S-1-5-11"},
+		{"Everyone may change the DACL", "D:(A;;FA;;;SY)(A;;WD;;;WD)", "S-1-1-0"},
+		{"NULL DACL", nullDACL, "Everyone (a NULL DACL)"},
+		{"inherit-only write", "D:(A;;FA;;;SY)(A;OICIIO;FA;;;BU)", ""},
+		{"trusted only", "D:P(A;;FA;;;SY)(A;;FA;;;BA)", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(lockTestDir(t), "d.pid")
+			if err := os.WriteFile(path, []byte(forged), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			injectDACLs(t, map[string]string{path: c.sddl})
+			l, err := TryAcquire(path, nil)
+			if c.who == "" {
+				if err != nil {
+					t.Fatalf("TryAcquire = %v; want the lock", err)
+				}
+				l.Release()
+				return
+			}
+			if err == nil {
+				l.Release()
+			}
+			if !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), c.who) {
+				t.Errorf("TryAcquire = %v; want ErrUnsafePath naming %s", err, c.who)
+			}
+			if _, err := Inspect(path); !errors.Is(err, ErrUnsafePath) {
+				t.Errorf("Inspect = %v; want ErrUnsafePath", err)
+			}
+			if err := SignalOwner(path, os.Kill); !errors.Is(err, ErrUnsafePath) {
+				t.Errorf("SignalOwner = %v; want ErrUnsafePath", err)
+			}
+		})
+	}
+	if s, err := Probe(victim.PID); s != Running {
+		t.Fatalf("the process the forged records name was killed: %v, %v", s, err)
+	}
+}
+
+// TestWindowsDirectoryDACLRefused: a lock directory, or a directory above a
+// lock file, whose DACL lets another principal remove or rename what it
+// holds, or itself, or change the DACL, is refused, naming it and the
+// principal; one that lets others only add entries (C:\'s Authenticated
+// Users) is fine, and so is DELETE on a volume's root, which cannot be
+// removed or renamed. DACLs injected through the OS layer.
+func TestWindowsDirectoryDACLRefused(t *testing.T) {
+	root := lockTestDir(t)
+	dir := filepath.Join(root, "locks")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	vol := filepath.VolumeName(root) + `\`
+	for _, c := range []struct {
+		name string
+		sddl map[string]string
+		who  string // "" if accepted
+	}{
+		{"lock dir: Authenticated Users may modify", map[string]string{dir: "D:(A;;FA;;;SY)(A;OICI;0x1301bf;;;AU)"}, "S-1-5-11"},
+		{"lock dir: Users may remove entries", map[string]string{dir: "D:(A;;FA;;;SY)(A;;0x40;;;BU)"}, "S-1-5-32-545"},
+		{"lock dir: Users may add entries", map[string]string{dir: "D:(A;;FA;;;SY)(A;;0x6;;;BU)"}, ""},
+		{"parent: Everyone may remove entries", map[string]string{root: "D:(A;;FA;;;SY)(A;OICI;0x1301ff;;;WD)"}, "S-1-1-0"},
+		{"volume root: Authenticated Users may modify", map[string]string{vol: "D:(A;;FA;;;SY)(A;OICI;0x1301bf;;;AU)"}, ""},
+		{"volume root: Users may remove entries", map[string]string{vol: "D:(A;;FA;;;SY)(A;;0x40;;;BU)"}, "S-1-5-32-545"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			injectDACLs(t, c.sddl)
+			d, err := NewLockDir(dir)
+			l, lerr := TryAcquire(filepath.Join(dir, "d.pid"), nil)
+			if c.who == "" {
+				if err != nil || lerr != nil {
+					t.Fatalf("NewLockDir = %v, TryAcquire = %v; want both", err, lerr)
+				}
+				d.Close()
+				l.Release()
+				return
+			}
+			if err == nil {
+				d.Close()
+			}
+			if lerr == nil {
+				l.Release()
+			}
+			for what, err := range map[string]error{"NewLockDir": err, "TryAcquire": lerr} {
+				if !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), c.who) || !strings.Contains(err.Error(), "directory ") {
+					t.Errorf("%s = %v; want ErrUnsafePath naming the directory and %s", what, err, c.who)
+				}
+			}
+		})
+	}
+}
+
+// TestWindowsCreatedSecurity: a takeover marker and a lock directory this
+// package creates get a protected DACL of their own (this user, SYSTEM,
+// Administrators), not the inheritable ACEs of their directory, which may
+// let others rewrite a marker (whose owner alone is checked) or empty the
+// directory. The descriptors are checked through the OS layer; the files
+// are real.
+func TestWindowsCreatedSecurity(t *testing.T) {
+	saved := sys
+	defer func() { sys = saved }()
+	created := map[string]*windows.SECURITY_DESCRIPTOR{}
+	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
+		if disposition == windows.CREATE_NEW {
+			created[path] = sd
+		}
+		return saved.createFile(path, access, share, disposition, flags, sd)
+	}
+	sys.createDirectory = func(path string, sd *windows.SECURITY_DESCRIPTOR) error {
+		created[path] = sd
+		return saved.createDirectory(path, sd)
+	}
+	root := lockTestDir(t)
+	if err := RequestTakeover(filepath.Join(root, "d.pid"), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewLockDir(filepath.Join(root, "locks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if len(created) != 2 {
+		t.Fatalf("created %v; want the marker (its temporary name) and the directory, through CreateFile and CreateDirectory", created)
+	}
+	for path, sd := range created {
+		if sd == nil {
+			t.Errorf("%s created without a security descriptor: it inherits its directory's ACEs", path)
+			continue
+		}
+		control, _, err := sd.Control()
+		if err != nil || control&windows.SE_DACL_PROTECTED == 0 {
+			t.Errorf("%s: DACL not protected from inheritance (control %#x, %v)", path, control, err)
+		}
+		if who, rights, err := untrustedGrant(sd, openFileRights|changeDirRights); err != nil || who != "" {
+			t.Errorf("%s: %v grants %s access %#x", path, sd, who, rights)
+		}
+	}
+}
+
+// TestWindowsStaleWaitHonoursContext: Acquire on a lock held under a
+// record whose holder is gone waits for the late release (up to
+// staleReleaseWait) only as long as its context lasts. Real processes and
+// locks under Wine.
+func TestWindowsStaleWaitHonoursContext(t *testing.T) {
+	dead := exitedIdentity(t)
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	holdRaw(t, path, string(formatRecord(Record{PID: dead.PID, Version: recordVersion, HasIdentity: true, Identity: dead})))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Acquire(ctx, path, nil)
+	if d := time.Since(start); d > staleReleaseWait/2 {
+		t.Errorf("Acquire with a 100 ms context took %v: it waited out the late release", d)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrLocked) {
+		t.Errorf("Acquire = %v; want its context's end and ErrLocked", err)
+	}
+}
+
+// TestWindowsSignalOwnerNeedsAFileOthersCannotOpen: nothing on Windows
+// says which process holds a byte-range lock, and anyone who may open the
+// file may lock it. So SignalOwner believes a lock file's record only if
+// no principal but this user, SYSTEM and Administrators may open it: a
+// file made with Mode 0644 (Everyone may read) is refused, and the process
+// its record names is not killed, here where this process, not it, holds
+// the lock. Real DACLs (Wine keeps Everyone's read) and processes.
+func TestWindowsSignalOwnerNeedsAFileOthersCannotOpen(t *testing.T) {
+	victim := runningChild(t)
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	f, err := openLockFile(path, true, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.tryLock(); err != nil {
+		t.Fatal(err)
+	}
+	defer f.unlock()
+	if err := writeRecord(f, formatRecord(Record{PID: victim.PID, Version: recordVersion, HasIdentity: true, Identity: victim}), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := SignalOwner(path, os.Kill); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), "S-1-1-0") {
+		t.Errorf("SignalOwner(a file Everyone may read) = %v; want ErrUnsafePath naming Everyone", err)
+	}
+	if s, err := Probe(victim.PID); s != Running {
+		t.Fatalf("the process the record names was killed: %v, %v", s, err)
+	}
+}
+
+// TestWindowsOpenWithoutShareDeleteDoesNotBlockHolder: a reader that opens
+// a lock file as os.Open does (sharing read and write, not delete) before
+// anyone holds it, and keeps it open, does not stop TryAcquire; Release
+// then cannot remove the file, and the next TryAcquire still takes it.
+// Real share modes under Wine.
+func TestWindowsOpenWithoutShareDeleteDoesNotBlockHolder(t *testing.T) {
+	path := filepath.Join(lockTestDir(t), "d.pid")
+	if err := os.WriteFile(path, []byte("4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := sys.createFile(path, windows.GENERIC_READ, windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE, windows.OPEN_EXISTING, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.closeHandle(h)
+	for i := 0; i < 3; i++ {
+		l, err := TryAcquire(path, nil)
+		if err != nil {
+			t.Fatalf("TryAcquire %d with a reader that does not share delete: %v", i, err)
+		}
+		wantOwnRecord(t, path, l)
+		if err := l.Release(); err != nil {
+			t.Fatalf("Release %d: %v", i, err)
+		}
 	}
 }

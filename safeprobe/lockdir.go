@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // LockDir holds named locks in one directory. A key (any string: a user
@@ -18,21 +19,63 @@ import (
 // name. No key can reach outside the directory or collide with another.
 type LockDir struct {
 	dir string
-	f   *os.File // the directory as checked, where the OS can open files in it
+	h   *dirHandle // the directory as checked, where the OS can open files in it
+
+	mu     sync.Mutex
+	closed bool
+}
+
+// dirHandle is a LockDir's open directory, shared by the LockDir and the
+// Locks taken through it, and closed when the last of them lets it go: a
+// LockDir closed while its Locks are held does not pull the directory from
+// under them. A nil *dirHandle (the OS keeps no directory open) does
+// nothing.
+type dirHandle struct {
+	f *os.File
+
+	mu   sync.Mutex
+	refs int
+}
+
+// keep takes a reference; the caller must hold one already.
+func (h *dirHandle) keep() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	h.refs++
+	h.mu.Unlock()
+}
+
+// drop lets a reference go, closing the directory with the last.
+func (h *dirHandle) drop() error {
+	if h == nil {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.refs--; h.refs == 0 {
+		return h.f.Close()
+	}
+	return nil
 }
 
 // lockDirPrefix bounds the readable part of a lock file name.
 const lockDirPrefix = 32
 
 // NewLockDir returns the lock directory dir, creating it (mode 0700) if
-// missing. It refuses a symlink, a non-directory, on Unix a directory
-// another user owns (only this process's user and root are trusted) or
-// anyone may write to unless it has the sticky bit (like /tmp), and on
-// Windows a directory whose owner SID is not trusted (see the package
-// doc); the error wraps ErrUnsafePath. On Unix the directory stays open, and lock files are
-// opened, checked and removed relative to it, never following a symlink:
-// a directory or symlink put at its path later is not used. It is closed
-// once neither the LockDir nor a Lock taken through it is reachable.
+// missing. It refuses a symlink, a non-directory, and a directory that
+// another user could replace or empty: on Unix one another user owns (only
+// this process's user and root are trusted) or anyone may write to unless
+// it has the sticky bit (like /tmp), and on Windows one whose owner SID is
+// not trusted or whose DACL lets another principal remove or rename what
+// it holds (see the package doc). Every directory above it must pass the
+// same test, as must each symbolic link on the way; the error wraps
+// ErrUnsafePath and names the directory and its owner. On Unix the
+// directory stays open, and lock files are opened, checked and removed
+// relative to it, never following a symlink: a directory or symlink put at
+// its path later is not used. Close closes it once every Lock taken
+// through it is released.
 func NewLockDir(dir string) (*LockDir, error) {
 	dir = filepath.Clean(dir)
 	fail := func(err error) (*LockDir, error) {
@@ -40,7 +83,7 @@ func NewLockDir(dir string) (*LockDir, error) {
 	}
 	fi, err := os.Lstat(dir)
 	if os.IsNotExist(err) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := makeLockDir(dir); err != nil {
 			return fail(err)
 		}
 		fi, err = os.Lstat(dir)
@@ -53,11 +96,50 @@ func NewLockDir(dir string) (*LockDir, error) {
 	case !fi.IsDir():
 		return fail(fmt.Errorf("%w: not a directory", ErrUnsafePath))
 	}
+	if err := checkAncestors(dir); err != nil {
+		return fail(err)
+	}
 	f, err := openLockDir(dir)
 	if err != nil {
 		return fail(err)
 	}
-	return &LockDir{dir: dir, f: f}, nil
+	d := &LockDir{dir: dir}
+	if f != nil {
+		d.h = &dirHandle{f: f, refs: 1}
+	}
+	return d, nil
+}
+
+// Close lets the directory go: it is closed now, or once the last Lock
+// taken through d is released. Later calls of d's methods fail with an
+// error wrapping fs.ErrClosed, as does a second Close; Locks already held
+// keep working.
+func (d *LockDir) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return &LockError{Op: "lockdir", Path: d.dir, Err: fs.ErrClosed}
+	}
+	d.closed = true
+	if err := d.h.drop(); err != nil {
+		return &LockError{Op: "lockdir", Path: d.dir, Err: err}
+	}
+	return nil
+}
+
+// use names key's lock file in the directory d holds open, with a
+// reference to it that the caller drops when done; it fails once d is
+// closed.
+func (d *LockDir) use(op, key string) (lockPath, error) {
+	name := lockName(key)
+	loc := lockPath{path: filepath.Join(d.dir, name), dir: d.h, name: name}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return loc, &LockError{Op: op, Path: loc.path, Err: fmt.Errorf("lock directory closed: %w", fs.ErrClosed)}
+	}
+	d.h.keep()
+	return loc, nil
 }
 
 // Dir returns the directory.
@@ -66,12 +148,6 @@ func (d *LockDir) Dir() string { return d.dir }
 // Path returns the lock file path for key.
 func (d *LockDir) Path(key string) string {
 	return filepath.Join(d.dir, lockName(key))
-}
-
-// loc names key's lock file in the directory d holds open.
-func (d *LockDir) loc(key string) lockPath {
-	name := lockName(key)
-	return lockPath{path: filepath.Join(d.dir, name), dir: d.f, name: name}
 }
 
 // lockName is the name of key's lock file.
@@ -96,15 +172,35 @@ func lockName(key string) string {
 
 // TryAcquire is TryAcquire of key's path.
 func (d *LockDir) TryAcquire(key string, opts *LockOptions) (*Lock, error) {
-	return tryAcquire(d.loc(key), opts)
+	loc, err := d.use("acquire", key)
+	if err != nil {
+		return nil, err
+	}
+	defer loc.dir.drop()
+	return tryAcquire(context.Background(), loc, opts)
 }
 
 // Acquire is Acquire of key's path.
 func (d *LockDir) Acquire(ctx context.Context, key string, opts *LockOptions) (*Lock, error) {
-	return acquire(ctx, d.loc(key), opts)
+	loc, err := d.use("acquire", key)
+	if err != nil {
+		return nil, err
+	}
+	defer loc.dir.drop()
+	return acquire(ctx, loc, opts)
 }
 
 // Inspect is Inspect of key's path.
 func (d *LockDir) Inspect(key string) (Status, error) {
-	return inspect(d.loc(key), "inspect", nil)
+	return d.InspectContext(context.Background(), key)
+}
+
+// InspectContext is InspectContext of key's path.
+func (d *LockDir) InspectContext(ctx context.Context, key string) (Status, error) {
+	loc, err := d.use("inspect", key)
+	if err != nil {
+		return Status{Path: loc.path}, err
+	}
+	defer loc.dir.drop()
+	return inspect(ctx, loc, inspectHeld)
 }

@@ -11,19 +11,27 @@ import (
 )
 
 // TestLockOnFullDisk fills a real 16 KiB tmpfs (root only) so the record's
-// write fails with ENOSPC: the lock is not kept, nothing is deleted, and
-// once space is freed the next TryAcquire works.
+// write fails with ENOSPC, for a lock file that is there already and for
+// one TryAcquire creates, in a LockDir and by path: TryAcquire fails naming
+// the path, the lock is not kept and no lock file is left (nothing that a
+// full disk could make stick), someone else's file stays, and once space is
+// freed another process takes the lock, as does the next TryAcquire here.
 func TestLockOnFullDisk(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("mounting a tmpfs needs root")
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16k,mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("mount tmpfs: %v %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
-	path := filepath.Join(dir, "d.pid")
-	if err := os.WriteFile(path, nil, 0o600); err != nil {
+	d, err := NewLockDir(filepath.Join(dir, "locks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	existing := filepath.Join(dir, "d.pid")
+	if err := os.WriteFile(existing, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	filler := filepath.Join(dir, "filler")
@@ -34,23 +42,40 @@ func TestLockOnFullDisk(t *testing.T) {
 		}
 	}
 	fill.Close()
-	_, err := TryAcquire(path, nil)
-	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("TryAcquire on a full disk = %v; want ENOSPC naming %s", err, path)
+
+	tries := []struct {
+		name string
+		path string
+		try  func() (*Lock, error)
+	}{
+		{"existing file", existing, func() (*Lock, error) { return TryAcquire(existing, nil) }},
+		{"new file", filepath.Join(dir, "new.pid"), func() (*Lock, error) { return TryAcquire(filepath.Join(dir, "new.pid"), nil) }},
+		{"LockDir", d.Path("job"), func() (*Lock, error) { return d.TryAcquire("job", nil) }},
 	}
-	if st, err := Inspect(path); err != nil || st.Held {
-		t.Fatalf("after ENOSPC Inspect = %+v, %v; want the lock free", st, err)
+	for _, c := range tries {
+		_, err := c.try()
+		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), c.path) {
+			t.Fatalf("%s: TryAcquire on a full disk = %v; want ENOSPC naming %s", c.name, err, c.path)
+		}
+		if _, err := os.Lstat(c.path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: after ENOSPC the lock file is still there (%v); want nothing left", c.name, err)
+		}
 	}
 	if _, err := os.Stat(filler); err != nil {
 		t.Fatalf("someone else's file went: %v", err)
 	}
 	os.Remove(filler)
-	l, err := TryAcquire(path, nil)
-	if err != nil {
-		t.Fatalf("TryAcquire with space again: %v", err)
+	other := startLockChild(t, "lock-hold", lockPathEnv+"="+existing)
+	other.expect(t, "locked")
+	other.finish(t)
+	for _, c := range tries {
+		l, err := c.try()
+		if err != nil {
+			t.Fatalf("%s: TryAcquire with space again: %v", c.name, err)
+		}
+		wantOwnRecord(t, c.path, l)
+		l.Release()
 	}
-	wantOwnRecord(t, path, l)
-	l.Release()
 }
 
 // TestLockPermissionFlip: mode changes on the held file do not disturb the

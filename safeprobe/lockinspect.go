@@ -1,6 +1,7 @@
 package safeprobe
 
 import (
+	"context"
 	"errors"
 	"time"
 )
@@ -40,23 +41,36 @@ const (
 	tornRetriesWriting = 9
 )
 
-// tornPause is the pause between reads, time.Sleep; tests count the calls.
-var tornPause = time.Sleep
+// tornPause is the pause between reads, sleepCtx; tests count the calls.
+var tornPause = sleepCtx
 
 // Inspect reports who holds the lock at path, without taking it. The error
+// wraps fs.ErrNotExist when there is no lock file. It is InspectContext
+// without a bound: see there.
+func Inspect(path string) (Status, error) {
+	return InspectContext(context.Background(), path)
+}
+
+// InspectContext reports who holds the lock at path, without taking it,
+// giving up when ctx ends (the error then wraps ctx's error). The error
 // wraps fs.ErrNotExist when there is no lock file.
 //
 // Whether the lock is held is asked without taking any lock where the OS
 // lists lock holders: on Linux, /proc/locks, which names each flock's file
-// by device and inode, so an Inspect can never make a TryAcquire fail.
-// Elsewhere (macOS, the BSDs, and Linux outside the initial PID namespace,
-// where /proc/locks omits holders it cannot name) it takes a shared lock
-// on a separate open file without waiting, and drops it at once: the
-// kernel's own answer, unlike F_GETLK, which on Linux does not see flock
-// locks. For that moment a TryAcquire elsewhere would fail; TryAcquire
-// tries again after short pauses (200 µs, then 2 ms) before it reports
-// ErrLocked, which covers the probe unless the inspecting process is
-// descheduled while it holds the shared lock.
+// by device and inode, so an Inspect can never make a TryAcquire fail. It
+// is read once per call, a page at a time; the kernel walks the table from
+// its start for each page, so where processes hold hundreds of thousands
+// of locks reading it all takes seconds to a minute, which ctx bounds.
+// Elsewhere (macOS, the BSDs, Windows, and Linux outside the initial PID
+// namespace, where /proc/locks omits holders it cannot name) it takes the
+// exclusive lock on a separate open file without waiting, and drops it at
+// once: the kernel's own answer, unlike F_GETLK, which on Linux does not
+// see flock locks. For that moment a TryAcquire elsewhere would fail;
+// TryAcquire tries again after short pauses (200 µs, then 2 ms) before it
+// reports ErrLocked, which covers the probe unless the inspecting process
+// is descheduled while it holds the lock, and the probe does the same for
+// another's. A shared lock (flock LOCK_SH, taken outside this package)
+// counts as held: it stops TryAcquire too.
 //
 // Torn reads: a new holder truncates the file and then writes its record,
 // so a reader may see an empty file, a partial record, or its predecessor's
@@ -65,47 +79,57 @@ var tornPause = time.Sleep
 // is read again, for about 30 ms, or half a second while the write is
 // visibly unfinished (the file is empty or lacks its final newline), and
 // the last reading is reported. A free lock's record is reported as read.
-func Inspect(path string) (Status, error) {
-	return inspect(pathOf(path), "inspect", nil)
+func InspectContext(ctx context.Context, path string) (Status, error) {
+	return inspect(ctx, pathOf(path), inspectHeld)
 }
 
-// inspect is Inspect of p. check, if not nil, vets the open file before
-// its record is read; its error ends inspect, as an op error.
-func inspect(p lockPath, op string, check func(lockFile) error) (Status, error) {
-	for range maxReopen {
-		st, ok, err := inspectOnce(p, check)
+// inspectQuery is what inspect asks of a lock file besides its record.
+type inspectQuery struct {
+	op string // of the error
+	// check, if not nil, vets the open file before its record is read;
+	// its error ends inspect.
+	check func(lockFile) error
+}
+
+// inspectHeld is Inspect's query.
+var inspectHeld = inspectQuery{op: "inspect"}
+
+// inspect is InspectContext of p, asking q.
+func inspect(ctx context.Context, p lockPath, q inspectQuery) (Status, error) {
+	for i := 0; i < maxReopen; i++ {
+		st, ok, err := inspectOnce(ctx, p, q)
 		if err != nil {
-			return Status{Path: p.path}, &LockError{Op: op, Path: p.path, Err: err}
+			return Status{Path: p.path}, &LockError{Op: q.op, Path: p.path, Err: err}
 		}
 		if ok {
 			return st, nil
 		}
 	}
-	return Status{Path: p.path}, &LockError{Op: op, Path: p.path,
+	return Status{Path: p.path}, &LockError{Op: q.op, Path: p.path,
 		Err: errors.New("the file at the path kept changing while being inspected")}
 }
 
 // inspectOnce inspects the file p names; ok is false if the file was
-// replaced or removed meanwhile.
-func inspectOnce(p lockPath, check func(lockFile) error) (st Status, ok bool, err error) {
+// replaced or removed meanwhile. Whether anyone holds the lock is asked
+// once (one reading of the OS's lock table).
+func inspectOnce(ctx context.Context, p lockPath, q inspectQuery) (st Status, ok bool, err error) {
 	f, err := openLockFileAt(p, false, 0)
 	if err != nil {
 		return st, false, err
 	}
 	defer f.Close()
-	if check != nil {
-		if err := check(f); err != nil {
+	if q.check != nil {
+		if err := q.check(f); err != nil {
 			return st, false, err
 		}
 	}
+	held, err := f.probeHeld(ctx)
+	if err != nil {
+		return st, false, err
+	}
 	pause := time.Millisecond
 	for i := 0; ; i++ {
-		st = Status{Path: p.path}
-		st.Held, err = f.probeHeld()
-		if err != nil {
-			return st, false, err
-		}
-		st.Stale = !st.Held
+		st = Status{Path: p.path, Held: held, Stale: !held}
 		b := readRecordBytes(f)
 		rec, perr := parseRecord(b)
 		if perr != nil {
@@ -119,7 +143,9 @@ func inspectOnce(p lockPath, check func(lockFile) error) (st Status, ok bool, er
 		if settled || i >= tornRetries && !writing || i >= tornRetriesWriting {
 			break
 		}
-		tornPause(pause)
+		if err := tornPause(ctx, pause); err != nil {
+			return st, false, err
+		}
 		pause *= 2
 	}
 	pk, err := pathKey(p)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // recordVersion is the version of the JSON line formatRecord writes.
@@ -17,6 +18,25 @@ const recordVersion = 1
 // maxRecordSize bounds how much of a lock file is read. A larger file is not
 // a record.
 const maxRecordSize = 4096
+
+// maxRecordedName bounds the program and host names a record or takeover
+// marker carries, in bytes, so that it always fits maxRecordSize: each byte
+// takes at most six in the JSON ("\u003c"), 3,060 for both, with room to
+// spare for the rest.
+const maxRecordedName = 255
+
+// recordedName is s cut to maxRecordedName bytes, not inside a UTF-8
+// sequence: argv[0] may be as long as the arguments' limit.
+func recordedName(s string) string {
+	if len(s) <= maxRecordedName {
+		return s
+	}
+	n := maxRecordedName
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
 
 // Record is the owner record of a lock file: what a lock holder writes into
 // it while holding the lock:
@@ -230,14 +250,21 @@ func newRecord(program string) Record {
 	r := Record{
 		PID:      os.Getpid(),
 		Version:  recordVersion,
-		Program:  program,
+		Program:  recordedName(program),
 		Acquired: time.Now().UTC(),
+		Host:     hostName(),
 	}
-	r.Host, _ = os.Hostname()
 	if id, err := Self(); err == nil {
 		r.Identity, r.HasIdentity = id, true
 	}
 	return r
+}
+
+// hostName is this machine's name for records and markers, cut as
+// recordedName cuts it; empty if unknown.
+func hostName() string {
+	h, _ := os.Hostname()
+	return recordedName(h)
 }
 
 // writeRecord replaces the content of a locked file with b.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // corruptRecords are lock file contents that must never yield a PID, with
@@ -170,4 +171,33 @@ func FuzzParseRecord(f *testing.F) {
 			t.Fatalf("formatRecord not stable: %q then %q", out, out2)
 		}
 	})
+}
+
+// TestRecordFitsWhateverTheNames: a program or host name of any length,
+// even of bytes JSON spells with six ("<" is "\u003c") or invalid UTF-8,
+// is cut so that the record, and a takeover marker, fit what readers read
+// and still parse.
+func TestRecordFitsWhateverTheNames(t *testing.T) {
+	for _, name := range []string{
+		strings.Repeat("p", 5000),
+		strings.Repeat("<", 5000),
+		strings.Repeat("\x01", 5000),
+		strings.Repeat("\xff", 5000),
+		strings.Repeat("é", 2500), // cut between the two bytes of a rune: not kept
+	} {
+		rec := newRecord(name)
+		rec.Host = recordedName(name)
+		b := formatRecord(rec)
+		if len(b) > maxRecordSize {
+			t.Errorf("record with a %d-byte name %.10q...: %d bytes, over %d", len(name), name, len(b), maxRecordSize)
+			continue
+		}
+		got, err := parseRecord(b)
+		if err != nil || len(rec.Program) > maxRecordedName || !utf8.ValidString(rec.Program) && utf8.ValidString(name) {
+			t.Errorf("record with a %d-byte name %.10q...: %v; program %d bytes", len(name), name, err, len(rec.Program))
+		}
+		if utf8.ValidString(name) && got.Program != rec.Program {
+			t.Errorf("program name read back as %.10q..., written %.10q...", got.Program, rec.Program)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package safeprobe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -32,11 +33,13 @@ func SignalOwner(path string, sig os.Signal) error {
 
 // SignalOwnerWith sends sig to the process holding the lock at path, after
 // checking that it is that process. It refuses (with a *LockError) a lock
-// file that another user could have written (ErrUnsafePath: on Unix, one
-// owned by anyone but the caller's user or root), a record naming a
-// process that runs as another user than the file's owner, and so could
-// not have written it (ErrUnsafePath), and it refuses when no one holds
-// the lock (ErrNotHeld), the record is corrupt
+// file that another user could have written or moved there (ErrUnsafePath:
+// on Unix, one owned by anyone but the caller's user or root, or below a
+// directory another user may change, as TryAcquire refuses), a record
+// naming a process that runs as another user than the file's owner, and
+// so could not have written it (ErrUnsafePath), and it refuses when the
+// process the record names does not hold the lock (ErrNotHeld: no one
+// holds it, or someone else does), the record is corrupt
 // (ErrCorruptRecord), has no identity (ErrUnverified, unless
 // AllowUnverified), names the caller (ErrSelf, unless AllowSelf), or names
 // a process that has exited or whose PID now belongs to another process (a
@@ -46,11 +49,22 @@ func SignalOwner(path string, sig os.Signal) error {
 // os.FindProcess opens as process pid) is refused.
 // A record's PID is never 0 or negative: parseRecord refuses those.
 //
-// The process is opened (os.FindProcess: a pidfd on Linux, a process handle
-// on Windows) before its identity is checked, and signalled through that
-// handle, so the signal reaches the verified process or, if it has exited
-// meanwhile, no one. Elsewhere it is kill(2) after the check, with the
-// small window that implies. On Windows the only signal is os.Kill.
+// Which process holds the lock: on Linux, the one whose own descriptor
+// holds it (/proc/<pid>/fdinfo), so that a process that handed the lock to
+// a child, or another user who may read the file and locked it, does not
+// make the record's process a target. Where the OS does not say (macOS,
+// the BSDs, Windows, or another user's process that a caller other than
+// root may not look into), only a file no other user may open is believed
+// held by its record's process: ErrUnsafePath for one that group or others
+// may read (LockOptions.Mode 0644, say).
+//
+// The process is opened (a pidfd on Linux, a process handle on Windows)
+// before its identity is checked, and signalled through that handle, so
+// the signal reaches the verified process or, if it has exited meanwhile,
+// no one; when the handle cannot be had (a full descriptor table), nothing
+// is signalled. Elsewhere, and on Linux kernels without pidfds, it is
+// kill(2) after the check, with the small window that implies. On Windows
+// the only signal is os.Kill.
 func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	var o SignalOptions
 	if opts != nil {
@@ -62,11 +76,19 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	if runtime.GOOS == "windows" && sig != os.Kill {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
-	var owner fileOwner
-	st, err := inspect(pathOf(path), "signal", func(f lockFile) error {
-		owner = f.owner()
-		return trustedOwner(owner, "file")
-	})
+	if err := checkAncestors(path); err != nil {
+		return fail(0, err)
+	}
+	var (
+		owner      fileOwner
+		key        fileKey
+		othersOpen error
+	)
+	st, err := inspect(context.Background(), pathOf(path), inspectQuery{op: "signal",
+		check: func(f lockFile) error {
+			owner, key, othersOpen = f.owner(), f.key(), f.othersMayOpen()
+			return trustedOwner(owner, "file")
+		}})
 	switch {
 	case err != nil:
 		return err
@@ -85,30 +107,43 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	if !rec.HasIdentity && !o.AllowUnverified {
 		return fail(rec.PID, ErrUnverified)
 	}
-	p, err := os.FindProcess(rec.PID)
+	err = signalVerified(rec.PID, sig, func() error {
+		// Verified or not, the record's PID must name a running process:
+		// not a zombie, not a thread ID, which kill(2) signals as its
+		// process, and not a Windows alias pid+1..pid+3; Probe refuses
+		// all three.
+		switch s, err := recordState(rec); s {
+		case Running:
+		case Unknown:
+			return err
+		default:
+			return &ProcessError{PID: rec.PID, State: s}
+		}
+		if err := ownerRuns(rec.PID, owner); err != nil {
+			return err
+		}
+		return holds(rec.PID, key, othersOpen)
+	})
 	if err != nil {
-		return fail(rec.PID, err)
-	}
-	defer p.Release()
-	// Verified or not, the record's PID must name a running process: not
-	// a zombie, not a thread ID, which kill(2) signals as its process, and
-	// not a Windows alias pid+1..pid+3; Probe refuses all three.
-	switch s, err := recordState(rec); s {
-	case Running:
-	case Unknown:
-		return fail(rec.PID, err)
-	default:
-		return fail(rec.PID, &ProcessError{PID: rec.PID, State: s})
-	}
-	if err := ownerRuns(rec.PID, owner); err != nil {
-		return fail(rec.PID, err)
-	}
-	if err := sendSignal(p, sig); err != nil {
 		return fail(rec.PID, err)
 	}
 	return nil
 }
 
-// sendSignal is the one place SignalOwnerWith signals a process; the kill
-// safety tests replace it to record every target.
-var sendSignal = (*os.Process).Signal
+// holds refuses a process that does not hold the lock on the file k names:
+// where the OS says which process holds it (pidHoldsLock), that process
+// must be pid; where it does not, no one but this process's user and root
+// may open the file (othersOpen, from othersMayOpen, is nil), so that the
+// lock is held by a process that could have written the record.
+func holds(pid int, k fileKey, othersOpen error) error {
+	held, known, err := pidHoldsLock(context.Background(), pid, k)
+	switch {
+	case err != nil:
+		return err
+	case known && !held:
+		return fmt.Errorf("%w: pid %d does not hold it; another process does", ErrNotHeld, pid)
+	case !known && othersOpen != nil:
+		return fmt.Errorf("%w; the OS does not say which process holds it", othersOpen)
+	}
+	return nil
+}

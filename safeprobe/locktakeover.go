@@ -1,11 +1,12 @@
 package safeprobe
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -53,11 +54,10 @@ func RequestTakeover(path string, ttl time.Duration) error {
 	}
 	now := time.Now().UTC()
 	m := takeoverJSON{
-		processJSON: processJSON{V: 1, PID: os.Getpid(), Prog: programName()},
+		processJSON: processJSON{V: 1, PID: os.Getpid(), Prog: recordedName(programName()), Host: hostName()},
 		Requested:   now.Format(time.RFC3339Nano),
 		Expires:     now.Add(ttl).Format(time.RFC3339Nano),
 	}
-	m.Host, _ = os.Hostname()
 	if id, err := Self(); err == nil {
 		m.setIdentity(id)
 	}
@@ -66,7 +66,7 @@ func RequestTakeover(path string, ttl time.Duration) error {
 		return fail(err)
 	}
 	marker := path + takeoverSuffix
-	tmp, err := os.CreateTemp(filepath.Dir(marker), filepath.Base(marker)+".*.tmp")
+	tmp, err := createMarker(marker + "." + randomHex() + ".tmp")
 	if err != nil {
 		return fail(err)
 	}
@@ -80,11 +80,39 @@ func RequestTakeover(path string, ttl time.Duration) error {
 	if err == nil {
 		err = os.Rename(tmp.Name(), marker)
 	}
+	if err != nil && displace(marker) {
+		err = os.Rename(tmp.Name(), marker)
+	}
 	if err != nil {
 		os.Remove(tmp.Name())
 		return fail(err)
 	}
 	return nil
+}
+
+// displace moves whatever is at the marker's name aside, to a name no one
+// can have made in advance, and removes it unless it is a directory with
+// something in it (which then stays under that name). Another user may
+// have put a directory there, or, in a sticky directory like /tmp, a file
+// a process that is not root may not replace: a marker name made in advance
+// must not block a request. It reports whether the name is free now.
+func displace(marker string) bool {
+	aside := marker + ".displaced." + randomHex()
+	if os.Rename(marker, aside) != nil {
+		return false
+	}
+	os.Remove(aside)
+	return true
+}
+
+// randomHex is 16 random hex digits, for names no one can make in
+// advance.
+func randomHex() string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("safeprobe: crypto/rand: " + err.Error()) // the OS's random source does not fail
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // TakeoverRequested reports whether another process has asked, through
@@ -94,13 +122,14 @@ func RequestTakeover(path string, ttl time.Duration) error {
 // file (on Unix): a marker anyone could write would let anyone make every
 // holder leave.
 func (l *Lock) TakeoverRequested() (bool, Identity) {
+	// Held throughout: Release may let a LockDir's directory go, whose
+	// descriptor readTakeover uses.
 	l.mu.Lock()
-	f := l.f
-	l.mu.Unlock()
-	if f == nil {
+	defer l.mu.Unlock()
+	if l.f == nil {
 		return false, Identity{}
 	}
-	req, _, err := readTakeover(l.loc, f)
+	req, _, err := readTakeover(l.loc, l.f)
 	if err != nil || !time.Now().Before(req.expires) {
 		return false, Identity{}
 	}
@@ -134,12 +163,11 @@ func removeOwnTakeover(p lockPath, f lockFile) {
 		return
 	}
 	// Checking the marker's inode and then removing it could remove a
-	// request renamed into place in between. Move it aside instead (the
-	// lock is held, so the aside name is this lock holder's alone), and
-	// put back what turns out to be a newer request, unless a newer one
-	// still has taken its place.
+	// request renamed into place in between. Move it aside instead, to a
+	// name no one can have made in advance, and put back what turns out
+	// to be a newer request, unless a newer one still has taken its place.
 	marker := p.withSuffix(takeoverSuffix)
-	aside := marker.withSuffix(".done")
+	aside := marker.withSuffix(".done." + randomHex())
 	if testHookTakeoverRemoving != nil {
 		testHookTakeoverRemoving()
 	}

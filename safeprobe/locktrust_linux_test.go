@@ -42,27 +42,6 @@ func init() {
 	}
 }
 
-// requireRoot skips a test that needs to make files and processes of
-// another user.
-func requireRoot(t *testing.T) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to act as another user")
-	}
-}
-
-// stickyDir is a directory like /tmp: world-writable and sticky, where
-// nobody may create files.
-func stickyDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	os.Chmod(filepath.Dir(dir), 0o755)
-	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // startNobody starts the test binary as nobody in a child mode.
 func startNobody(t *testing.T, mode string, env ...string) *lockChild {
 	t.Helper()
@@ -125,10 +104,7 @@ func TestSignalOwnerRefusesAnotherUsersRecord(t *testing.T) {
 func TestSignalOwnerRefusesGroupWritableRecord(t *testing.T) {
 	requireRoot(t)
 	victim, vid := signalWatcher(t, filepath.Join(t.TempDir(), "v.lock"), false)
-	dir := t.TempDir()
-	os.Chmod(filepath.Dir(dir), 0o755)
-	os.Chmod(dir, 0o755)
-	path := filepath.Join(dir, "w.lock")
+	path := filepath.Join(publicDir(t), "w.lock")
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func acquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, error) 
 	wait := o.MinBackoff
 	var timer *time.Timer
 	for {
-		l, err := tryAcquire(p, &o)
+		l, err := tryAcquire(ctx, p, &o)
 		if err == nil || !errors.Is(err, ErrLocked) {
 			return l, err
 		}
@@ -54,4 +54,16 @@ func waitEnded(path string, ctxErr, locked error) error {
 	}
 	return &LockError{Op: "acquire", Path: path, PID: pid,
 		Err: fmt.Errorf("%w while waiting: %w", ctxErr, ErrLocked)}
+}
+
+// sleepCtx sleeps for d, or until ctx ends, and returns ctx's error.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

@@ -15,6 +15,8 @@ type linuxOS struct {
 	closeFD   func(fd int) error
 	kill      func(pid int, sig syscall.Signal) error
 	tgkill    func(tgid, tid int, sig syscall.Signal) error
+	// pidfdSendSignal signals the process a pidfd names.
+	pidfdSendSignal func(fd int, sig syscall.Signal) error
 	// readFile reads a small file into buf, returning the bytes read.
 	readFile func(name string, buf []byte) (int, error)
 }
@@ -31,8 +33,11 @@ var sys = linuxOS{
 			return n > 0 && fds[0].Revents&unix.POLLIN != 0, err
 		}
 	},
-	closeFD:  unix.Close,
-	kill:     syscall.Kill,
-	tgkill:   func(tgid, tid int, sig syscall.Signal) error { return unix.Tgkill(tgid, tid, sig) },
+	closeFD: unix.Close,
+	kill:    syscall.Kill,
+	tgkill:  func(tgid, tid int, sig syscall.Signal) error { return unix.Tgkill(tgid, tid, sig) },
+	pidfdSendSignal: func(fd int, sig syscall.Signal) error {
+		return unix.PidfdSendSignal(fd, sig, nil, 0)
+	},
 	readFile: readSmallFile,
 }

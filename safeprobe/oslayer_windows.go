@@ -46,6 +46,11 @@ type windowsOS struct {
 	markDeleted func(h windows.Handle) error
 	// fileOwner is the owner SID of h's file or directory.
 	fileOwner func(h windows.Handle) (*windows.SID, error)
+	// fileDACL is a security descriptor holding the DACL of h's file or
+	// directory.
+	fileDACL func(h windows.Handle) (*windows.SECURITY_DESCRIPTOR, error)
+	// createDirectory is CreateDirectory with the security descriptor sd.
+	createDirectory func(path string, sd *windows.SECURITY_DESCRIPTOR) error
 }
 
 var sys = windowsOS{
@@ -72,11 +77,7 @@ var sys = windowsOS{
 		if err != nil {
 			return windows.InvalidHandle, err
 		}
-		var sa *windows.SecurityAttributes
-		if sd != nil {
-			sa = &windows.SecurityAttributes{SecurityDescriptor: sd}
-			sa.Length = uint32(unsafe.Sizeof(*sa))
-		}
+		sa := securityAttributes(sd)
 		// A file whose removal is pending fails to open with access
 		// denied; only the NT status tells it from a real denial, and it
 		// must be read on the same thread.
@@ -143,6 +144,26 @@ var sys = windowsOS{
 		}
 		return owner, err
 	},
+	fileDACL: func(h windows.Handle) (*windows.SECURITY_DESCRIPTOR, error) {
+		return windows.GetSecurityInfo(h, windows.SE_FILE_OBJECT, windows.DACL_SECURITY_INFORMATION)
+	},
+	createDirectory: func(path string, sd *windows.SECURITY_DESCRIPTOR) error {
+		p, err := windows.UTF16PtrFromString(path)
+		if err != nil {
+			return err
+		}
+		return windows.CreateDirectory(p, securityAttributes(sd))
+	},
+}
+
+// securityAttributes holds sd, or is nil for a nil sd.
+func securityAttributes(sd *windows.SECURITY_DESCRIPTOR) *windows.SecurityAttributes {
+	if sd == nil {
+		return nil
+	}
+	sa := &windows.SecurityAttributes{SecurityDescriptor: sd}
+	sa.Length = uint32(unsafe.Sizeof(*sa))
+	return sa
 }
 
 // processListed walks a Toolhelp snapshot of the system's processes.

@@ -1,0 +1,24 @@
+//go:build !linux
+
+package safeprobe
+
+import "os"
+
+// signalVerified sends sig to process pid once verify accepts it, through
+// the process handle os.FindProcess opens before verify runs where the OS
+// has handles (Windows), and otherwise by kill(2) right after verify.
+func signalVerified(pid int, sig os.Signal, verify func() error) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	defer p.Release()
+	if err := verify(); err != nil {
+		return err
+	}
+	return sendSignal(p, sig)
+}
+
+// sendSignal is the one place signalVerified signals a process; tests
+// replace it to record every target.
+var sendSignal = (*os.Process).Signal
