@@ -1,4 +1,4 @@
-//go:build unix && !linux && !darwin && !freebsd
+//go:build unix && !darwin && !freebsd && !linux
 
 package safeprobe
 

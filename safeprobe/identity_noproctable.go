@@ -1,4 +1,4 @@
-//go:build !linux && !darwin && !freebsd && !windows
+//go:build !darwin && !freebsd && !linux && !windows
 
 package safeprobe
 
