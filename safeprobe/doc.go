@@ -200,4 +200,80 @@
 // (oslayer_windows.go); share modes, byte-range locks, the DACL Wine makes
 // for a 0644 file, the stale-holder wait and real processes are tested
 // under Wine.
+//
+// # Files
+//
+// A file's name says on which OSes it is built: the part after its last
+// underscore (before _test) names one set of OSes, the same set in every
+// file, and a name without one builds everywhere. A concern has a portable
+// file and one file per OS set, each defining the same unexported
+// functions for its OSes: probe(pid) is in probe_linux.go, probe_sysctl.go,
+// probe_windows.go, probe_killonly.go and probe_other.go. The go command
+// selects the files of its own suffixes by name; every other suffix is
+// exactly the //go:build line given here. Each entry is the suffix with its
+// constraint, the ports it builds for, and the files (tests aside) that
+// use it; a test holds every file, tests too, to this table.
+//
+//	_linux        by name
+//	              android linux
+//	              identity lock locksignal oslayer probe procfs
+//	_darwin       by name
+//	              darwin ios
+//	              identity kinfo
+//	_freebsd      by name
+//	              freebsd
+//	              identity kinfo
+//	_windows      by name
+//	              windows
+//	              identity lock lockancestors lockowner oslayer probe
+//	_plan9        by name
+//	              plan9
+//	              esrch
+//	_nonplan9     !plan9
+//	              all but plan9
+//	              esrch
+//	_nonlinux     !linux
+//	              all but android linux
+//	              identity locksignal
+//	_unix         unix
+//	              aix android darwin dragonfly freebsd illumos ios linux netbsd openbsd solaris
+//	              probe
+//	_sysctl       darwin || freebsd
+//	              darwin freebsd ios
+//	              identity kinfo oslayer probe
+//	_flock        darwin || dragonfly || freebsd || linux || netbsd || openbsd
+//	              android darwin dragonfly freebsd ios linux netbsd openbsd
+//	              lock lockancestors
+//	_bsd          darwin || dragonfly || freebsd || netbsd || openbsd
+//	              darwin dragonfly freebsd ios netbsd openbsd
+//	              lock
+//	_locks        darwin || dragonfly || freebsd || linux || netbsd || openbsd || windows
+//	              android darwin dragonfly freebsd ios linux netbsd openbsd windows
+//	              (tests only)
+//	_nolocks      !darwin && !dragonfly && !freebsd && !linux && !netbsd && !openbsd && !windows
+//	              aix illumos js plan9 solaris wasip1
+//	              lock
+//	_noproctable  !darwin && !freebsd && !linux && !windows
+//	              aix dragonfly illumos js netbsd openbsd plan9 solaris wasip1
+//	              identity
+//	_killonly     unix && !darwin && !freebsd && !linux
+//	              aix dragonfly illumos netbsd openbsd solaris
+//	              probe
+//	_other        !unix && !windows
+//	              js plan9 wasip1
+//	              probe
+//
+// What the OSes of a set share:
+//
+//   - _unix: kill(2), and os.Process signals by PID or pidfd; _nonlinux:
+//     no pidfds; _nonplan9: syscall.ESRCH.
+//   - _sysctl: the process table, read through sysctl kern.proc.pid
+//     (kinfo_proc).
+//   - _flock: the lock is flock(2); _bsd: the flock OSes that do not say
+//     which process holds a flock (Linux does, in /proc).
+//   - _locks: a file lock (flock, or LockFileEx on Windows); _nolocks: none,
+//     so a lock cannot be taken or read there (ErrUnsupported).
+//   - _noproctable: no process table safeprobe reads, so no identity;
+//     _killonly: the Unix ones among them, probed by kill(2) alone;
+//     _other: neither Unix nor Windows, with no probe at all.
 package safeprobe

@@ -132,14 +132,16 @@ func probeThenLookup(pid int) (Identity, State, error) {
 	return id, s, nil
 }
 
-// Each identity_<os>.go defines the same two functions:
+// Each identity file of an OS set (the suffixes in doc.go) defines the
+// same functions for its OSes:
 //
 //	lookup(pid) (Identity, error)                // the identity alone
 //	lookupState(pid) (Identity, State, error)    // with the state, consistent
+//	processUID(pid) (uint32, error)              // the effective user (not Windows)
 //
-// and lookupAgainst(want) (Identity, State, error), lookupState of want.PID
-// reading only what tells the process from want (identity_other_os.go
-// where that is all of it).
+// and identity_linux.go and identity_nonlinux.go lookupAgainst(want)
+// (Identity, State, error), lookupState of want.PID reading only what
+// tells the process from want (all of it outside Linux).
 
 // processDone is the error of lookup for a PID that no process has.
 func processDone(pid int) error {

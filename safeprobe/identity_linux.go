@@ -11,19 +11,29 @@ import (
 )
 
 // lookup is lookupState without the state.
+//
+//	no process, EPERM, zombie, thread ID: as lookupState
 func lookup(pid int) (Identity, error) {
 	id, _, err := lookupState(pid)
 	return id, err
 }
 
-// lookupState reads the whole identity and the state.
+// lookupState reads the whole identity and the state. A /proc of another
+// PID namespace, and a process hidepid hides, are ErrUnsupported.
+//
+//	no process: NotFound, an error matching os.ErrProcessDone
+//	EPERM:      the identity (PIDNamespace 0: ns/pid needs ptrace access), Running
+//	zombie:     the identity, Zombie
+//	thread ID:  NotFound, an error matching os.ErrProcessDone
 func lookupState(pid int) (Identity, State, error) {
 	return readIdentity(pid, nil)
 }
 
 // lookupAgainst reads what Identity.Probe needs to compare with want: the
 // PID namespace only when the serials cannot decide, and nothing more once
-// the serial differs.
+// the serial differs: then it returns what it has read, Running.
+//
+//	no process, EPERM, zombie, thread ID: as lookupState
 func lookupAgainst(want Identity) (Identity, State, error) {
 	return readIdentity(want.PID, &want)
 }
@@ -269,7 +279,12 @@ func trimSpace(b []byte) []byte {
 }
 
 // processUID is the effective user ID the process runs as, from
-// /proc/<pid>/status.
+// /proc/<pid>/status. A /proc of another PID namespace is ErrUnsupported.
+//
+//	no process: an error matching fs.ErrNotExist, as under hidepid
+//	EPERM:      its effective user ID: status is anyone's to read
+//	zombie:     its effective user ID, which /proc keeps until it is reaped
+//	thread ID:  the thread's effective user ID: callers probe first
 func processUID(pid int) (uint32, error) {
 	if !procIsOurs() {
 		return 0, errForeignProc

@@ -8,6 +8,12 @@ import (
 
 const darwinSZOMB = 5 // p_stat of a zombie, <sys/proc.h>
 
+// readKinfo reads the kinfo_proc of the process from sysctl kern.proc.pid.
+//
+//	no process: errNoProcess: x/sys reports the empty answer as EIO
+//	EPERM:      its kinfo: kern.proc.pid is anyone's to read
+//	zombie:     its kinfo, zombie (p_stat SZOMB)
+//	thread ID:  errNoProcess unless the number is a PID: thread IDs are numbered apart
 func readKinfo(pid int) (kinfo, error) {
 	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	switch {

@@ -20,6 +20,12 @@ const (
 	kinfoStructOff = 0 // ki_structsize, int32
 )
 
+// readKinfo reads the kinfo_proc of the process from sysctl kern.proc.pid.
+//
+//	no process: errNoProcess: ESRCH
+//	EPERM:      its kinfo; errNoProcess where security.bsd.see_other_uids=0 hides it (ESRCH)
+//	zombie:     its kinfo, zombie (ki_stat SZOMB)
+//	thread ID:  errNoProcess: the kernel answers with its process's record, of another ki_pid
 func readKinfo(pid int) (kinfo, error) {
 	b, err := unix.SysctlRaw("kern.proc.pid", pid)
 	switch {

@@ -18,6 +18,8 @@ func lockTableHeld(ctx context.Context, fd int) (held, known bool, err error) {
 }
 
 // pidHoldsLock: nothing here says which process holds a flock.
+//
+//	no process, EPERM, zombie, thread ID: unknown
 func pidHoldsLock(ctx context.Context, pid int, k fileKey) (held, known bool, err error) {
 	return false, false, nil
 }

@@ -172,6 +172,11 @@ func flockLine(line []byte, major, minor uint32, ino uint64) bool {
 // only). known is false where /proc is not this PID namespace's, or pid's
 // descriptors are not ours to read (another user's process, for a caller
 // that is not root).
+//
+//	no process: false, known
+//	EPERM:      unknown to a caller other than root, who may not read another user's descriptors
+//	zombie:     false, known to root (no descriptors); unknown to others: its fd is root's
+//	thread ID:  as its process, whose descriptors a thread shares: callers probe first
 func pidHoldsLock(ctx context.Context, pid int, k fileKey) (held, known bool, err error) {
 	if !procIsOurs() {
 		return false, false, nil

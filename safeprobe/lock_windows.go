@@ -238,6 +238,8 @@ func (f *winLockFile) probeHeld(ctx context.Context) (bool, error) {
 }
 
 // pidHoldsLock: nothing on Windows says which process holds a byte range.
+//
+//	no process, EPERM, zombie, thread ID: unknown
 func pidHoldsLock(ctx context.Context, pid int, k fileKey) (held, known bool, err error) {
 	return false, false, nil
 }

@@ -304,6 +304,8 @@ func makeLockDir(dir string) error {
 // open. In its place, only a file with a trusted owner is read at all
 // (checkOwner), and one TryAcquire creates lets only its creator's user,
 // SYSTEM and Administrators write it (lockFileSecurity).
+//
+//	no process, EPERM, zombie, thread ID: nil
 func ownerRuns(int, fileOwner) error { return nil }
 
 // openLockDir refuses a directory whose owner SID is not trusted (its

@@ -17,6 +17,11 @@ import (
 // process when its first one failed, and which has no pidfd at all before
 // Go 1.23. When no pidfd can be had, nothing is signalled; only where the
 // kernel has no pidfds at all is it kill(2) right after verify.
+//
+//	no process: a *ProcessError, NotFound; verify does not run
+//	EPERM:      after verify, pidfd_send_signal's EPERM: nothing is sent
+//	zombie:     after verify, a *ProcessError, NotFound (the pidfd polls readable): nothing is sent
+//	thread ID:  a *ProcessError, NotFound (pidfd_open refuses it); verify does not run
 func signalVerified(pid int, sig os.Signal, verify func() error) error {
 	s, ok := sig.(syscall.Signal)
 	if !ok {

@@ -77,9 +77,11 @@ func ParsePID(s string) (int, error) {
 	return pid, nil
 }
 
-// Each probe_<os>.go defines probe(pid) and probeProcess(p), and
-// oslayer_<os>.go the table of system calls they make (sys), which tests
-// substitute.
+// Each probe file of an OS set (the suffixes in doc.go) defines probe(pid)
+// for its OSes, and probe_unix.go, probe_windows.go and probe_other.go
+// probeProcess(p); oslayer_linux.go, oslayer_sysctl.go and
+// oslayer_windows.go hold the table of system calls they make (sys), which
+// tests substitute.
 
 // Probe reports the state of the process with the given PID. The error is
 // non-nil only when the state is Unknown; it wraps ErrInvalidPID for a PID

@@ -10,7 +10,13 @@ import (
 
 // probe asks for a pidfd, which polls readable once the process has
 // exited (a zombie until its parent reaps it). Kernels or sandboxes
-// without pidfds get the procfs probe.
+// without pidfds get the procfs probe. Any other error (EMFILE) is Unknown
+// with that error.
+//
+//	no process: NotFound
+//	EPERM:      Running: pidfd_open needs no permission, and kill's EPERM means it exists
+//	zombie:     Zombie; Running without pidfds where /proc hides it or is another namespace's
+//	thread ID:  NotFound: pidfd_open refuses it, and without pidfds Tgid or tgkill tells
 func probe(pid int) (State, error) {
 	fd, s, err := openPidfd(pid)
 	if fd < 0 {

@@ -14,6 +14,11 @@ import (
 // reads as gone. The PID probe then tells a zombie or a thread apart, and a
 // second signal check catches a process that exited, and whose PID was
 // taken, while the PID probe ran.
+//
+//	no process: NotFound: Signal says os.ErrProcessDone
+//	EPERM:      as probe: Signal's EPERM means the process exists
+//	zombie:     as probe: Signal succeeds for a zombie
+//	thread ID:  as probe: os.FindProcess gives a Linux thread ID no pidfd, and Signal succeeds
 func probeProcess(p *os.Process) (State, error) {
 	if err := signalZero(p); err != nil {
 		if errors.Is(err, os.ErrProcessDone) {

@@ -29,6 +29,11 @@ const stillActive = 259
 //
 // No signal is sent: (*os.Process).Signal(syscall.Signal(0)) always fails on
 // Windows.
+//
+//	no process: NotFound, as for an alias pid+1..pid+3
+//	EPERM:      ERROR_ACCESS_DENIED: exit code and time with query access, else the process list
+//	zombie:     none on Windows: an exited process a handle keeps is NotFound
+//	thread ID:  NotFound: OpenProcess refuses a thread's ID, from the same table as PIDs
 func probe(pid int) (State, error) {
 	const access = windows.SYNCHRONIZE | windows.PROCESS_QUERY_LIMITED_INFORMATION
 	h, err := sys.openProcess(access, uint32(pid))
@@ -141,6 +146,11 @@ func notSame(pid int, err error) (State, error) {
 // process handle inside an *os.Process is not exported, so the rest is a
 // PID probe: while p holds the handle, Windows cannot give p.Pid to another
 // process, so the PID still names p's process.
+//
+//	no process: Unknown, ErrInvalidPID once p was waited for or released; as probe before
+//	EPERM:      as probe
+//	zombie:     none on Windows: an exited process p holds is NotFound
+//	thread ID:  as probe (only a Process made by hand has a thread's ID)
 func probeProcess(p *os.Process) (State, error) {
 	switch err := handleState(p); {
 	case errors.Is(err, os.ErrProcessDone):

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -78,22 +77,12 @@ func TestSignalOwnerUnverifiedRefusesThreadID(t *testing.T) {
 	if err := SignalOwnerWith(path, syscall.SIGTERM, unverified); !errors.As(err, &pe) || pe.State != NotFound {
 		t.Errorf("SignalOwnerWith(bare record of tid %d, AllowUnverified) = %v; want not found", tid, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- child.cmd.Wait() }()
-	select {
-	case err := <-exited:
-		t.Fatalf("the process of tid %d was signalled: %v", tid, err)
-	case <-time.After(300 * time.Millisecond):
-	}
+	child.wantUnsignalled(t)
 
 	zombie := startZombie(t)
 	zpath := holdRecord(t, Record{PID: zombie.Process.Pid})
 	if err := SignalOwnerWith(zpath, syscall.SIGTERM, unverified); !errors.As(err, &pe) || pe.State != Zombie {
 		t.Errorf("SignalOwnerWith(bare record of a zombie, AllowUnverified) = %v; want zombie", err)
-	}
-	child.stdin.Close()
-	if err := <-exited; err != nil {
-		t.Errorf("thread-id child: %v", err)
 	}
 }
 

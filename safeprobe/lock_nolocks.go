@@ -1,4 +1,4 @@
-//go:build !windows && !darwin && !dragonfly && !freebsd && !linux && !netbsd && !openbsd
+//go:build !darwin && !dragonfly && !freebsd && !linux && !netbsd && !openbsd && !windows
 
 package safeprobe
 
@@ -16,7 +16,11 @@ type fileKey struct{}
 type fileOwner struct{}
 
 func trustedOwner(fileOwner, string) error { return errNoLocks }
-func ownerRuns(int, fileOwner) error       { return errNoLocks }
+
+// ownerRuns: there is no lock file to own.
+//
+//	no process, EPERM, zombie, thread ID: errNoLocks
+func ownerRuns(int, fileOwner) error { return errNoLocks }
 
 const staleReleaseWait = 0
 
@@ -36,6 +40,9 @@ func linkName(from, to lockPath) error   { return errNoLocks }
 
 func openLockDir(dir string) (*os.File, error) { return nil, nil }
 
+// pidHoldsLock: there is no lock to hold.
+//
+//	no process, EPERM, zombie, thread ID: errNoLocks
 func pidHoldsLock(context.Context, int, fileKey) (held, known bool, err error) {
 	return false, false, errNoLocks
 }

@@ -4,9 +4,9 @@ package safeprobe
 
 import "syscall"
 
-// bsdOS is every system call the macOS and FreeBSD probe makes. Tests
+// sysctlOS is every system call the macOS and FreeBSD probe makes. Tests
 // substitute it to prove which PIDs a probe ever signals.
-type bsdOS struct {
+type sysctlOS struct {
 	kill     func(pid int, sig syscall.Signal) error
 	procInfo func(pid int) (kinfo, error)
 	// identity is what names a process for ever: its start time and
@@ -14,7 +14,7 @@ type bsdOS struct {
 	identity func(info kinfo) (start uint64, boot string, err error)
 }
 
-var sys = bsdOS{
+var sys = sysctlOS{
 	kill:     syscall.Kill,
 	procInfo: readKinfo,
 	identity: kernIdentity,

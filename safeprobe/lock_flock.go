@@ -207,7 +207,13 @@ func trustedOwner(uid fileOwner, what string) error {
 	return nil
 }
 
-// ownerRuns refuses a process whose effective user ID is not uid.
+// ownerRuns refuses a process whose effective user ID is not uid, as
+// processUID reads it (ErrUnsupported where no process table is read).
+//
+//	no process: processUID's error
+//	EPERM:      nil if it runs as uid, else ErrUnsafePath
+//	zombie:     as EPERM, by the user ID it keeps until it is reaped
+//	thread ID:  as EPERM on Linux, by the thread's user ID; elsewhere processUID's answer
 func ownerRuns(pid int, uid fileOwner) error {
 	got, err := processUID(pid)
 	if err != nil {
