@@ -604,7 +604,9 @@ func TestSignalOwnerWithFewFreeFDs(t *testing.T) {
 	if sent == 0 {
 		t.Errorf("no SignalOwner succeeded even with 8 descriptors free")
 	}
-	for i := 0; i < sent; i++ {
+	// Signals of one kind sent while one is pending merge into one: the
+	// holder gets at least one, not one per success.
+	if sent > 0 {
 		holder.expect(t, "got user defined signal 1")
 	}
 }
