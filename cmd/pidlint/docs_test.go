@@ -24,3 +24,18 @@ func TestExplainMarkdown(t *testing.T) {
 		t.Errorf("pidlint -explain PL004:\n%s", r.stdout)
 	}
 }
+
+// TestDirectivesDocumented checks that the pages that tell users how to
+// silence a finding name both directives, that rules go by name too, and
+// the category of a bad directive's report.
+func TestDirectivesDocumented(t *testing.T) {
+	for _, page := range []string{"README.md", "docs/rules.md", "docs/golangci-lint.md", "analyzer/doc.go"} {
+		// Lines joined, doc comments' "//" dropped.
+		text := strings.Join(strings.Fields(strings.ReplaceAll(readFile(t, filepath.Join(repoRoot, page)), "\n//", "\n")), " ")
+		for _, s := range []string{"//pidlint:ignore", "//pidlint:file-ignore", "or name", "bad-ignore"} {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s does not say %q", page, s)
+			}
+		}
+	}
+}
