@@ -3,8 +3,12 @@ package main
 import (
 	"flag"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/pidlint/pidlint/internal/config"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md")
@@ -38,4 +42,169 @@ func TestDirectivesDocumented(t *testing.T) {
 			}
 		}
 	}
+}
+
+// routesHeading is the README's section with the one table of which route
+// sees which OS's code.
+const routesHeading = "### Which route sees which OS's files"
+
+// TestRoutesTable checks the README's table of routes against what each
+// does: the standalone run analyzes every GOOS of -goos (whose default the
+// README names), go vet, go fix, golangci-lint and editors the host's
+// only; the other pages that describe a one-GOOS route link to the table.
+func TestRoutesTable(t *testing.T) {
+	readme := readFile(t, filepath.Join(repoRoot, "README.md"))
+	_, section, ok := strings.Cut(readme, "\n"+routesHeading+"\n")
+	if !ok {
+		t.Fatalf("README.md has no %q section", routesHeading)
+	}
+	rows := map[string]string{} // route: GOOS analyzed
+	for line := range strings.SplitSeq(section, "\n") {
+		if strings.HasPrefix(line, "#") {
+			break
+		}
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 || strings.HasPrefix(cells[1], "---") || strings.TrimSpace(cells[1]) == "route" {
+			continue
+		}
+		rows[strings.TrimSpace(cells[1])] = strings.TrimSpace(cells[2])
+	}
+	for _, tc := range []struct{ route, goos string }{
+		{"`pidlint ./...` (standalone)", "every GOOS of `-goos`, in one run"},
+		{"`go vet -vettool=$(command -v pidlint)`", "the host's only"},
+		{"`go fix -fixtool=$(command -v pidlint)`", "the host's only"},
+		{"golangci-lint with the plugin", "the host's only"},
+		{"editors and gopls", "the host's only"},
+	} {
+		found := false
+		for route, goos := range rows {
+			if strings.HasPrefix(route, tc.route) {
+				found = true
+				if !strings.HasPrefix(goos, tc.goos) {
+					t.Errorf("route %s: GOOS %q, want %q", route, goos, tc.goos)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("the routes table has no row for %s; rows: %q", tc.route, rows)
+		}
+	}
+	if def := "(default `" + config.DefaultGOOS + "`)"; !strings.Contains(readme, def) {
+		t.Errorf("README.md does not give -goos's default as %s", def)
+	}
+	// The README's command lines for the one-GOOS routes are in the table.
+	for _, cmd := range []string{"go vet -vettool=$(command -v pidlint)", "go fix -fixtool=$(command -v pidlint)"} {
+		if !strings.Contains(readme, cmd+" ./...") {
+			t.Errorf("README.md does not run %s", cmd)
+		}
+	}
+	anchor := "../README.md#" + githubSlug(strings.TrimPrefix(routesHeading, "### "))
+	for _, page := range []string{"docs/golangci-lint.md", "docs/editors.md"} {
+		text := readFile(t, filepath.Join(repoRoot, page))
+		if !strings.Contains(text, "("+anchor+")") || !strings.Contains(text, "host's GOOS") {
+			t.Errorf("%s does not say it sees the host's GOOS and link to %s", page, anchor)
+		}
+	}
+}
+
+// githubSlug is the anchor GitHub gives a heading: lower case, spaces as
+// hyphens, other punctuation dropped.
+func githubSlug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestFlagsDocumented checks that the README names every flag the
+// binary's help screen lists.
+func TestFlagsDocumented(t *testing.T) {
+	readme := readFile(t, filepath.Join(repoRoot, "README.md"))
+	help := runDriver(t, t.TempDir(), "-help").stdout
+	flags := regexp.MustCompile(`(?m)^  -([\w-]+)`).FindAllStringSubmatch(help, -1)
+	if len(flags) < 15 {
+		t.Fatalf("the help screen lists %d flags:\n%s", len(flags), help)
+	}
+	for _, f := range flags {
+		if !regexp.MustCompile(`(^|[^\w-])-` + regexp.QuoteMeta(f[1]) + `($|[^\w-])`).MatchString(readme) {
+			t.Errorf("README.md does not name -%s", f[1])
+		}
+	}
+}
+
+// docPages are the files that tell users how to install and run pidlint.
+var docPages = []string{
+	"README.md", "docs/golangci-lint.md", "docs/editors.md", "docs/pidlint.mk",
+	"action.yml", ".github/workflows/pidlint.yml", ".pre-commit-hooks.yaml", ".custom-gcl.yml", "Makefile",
+}
+
+// releaseRoute matches a command or setting that fetches a released
+// pidlint: go install or go get of a version of the module, a plugin
+// version.
+var releaseRoute = regexp.MustCompile(`github\.com/pidlint/pidlint(/[\w/.-]+)?@(latest|v[X1-9]|\$)|vX\.Y\.Z`)
+
+// TestReleaseRoutesSaySo checks that every install route that needs a
+// published release says, within a few lines, that none is tagged yet and
+// gives a route that works today.
+func TestReleaseRoutesSaySo(t *testing.T) {
+	seen := 0
+	for _, page := range docPages {
+		lines := strings.Split(readFile(t, filepath.Join(repoRoot, page)), "\n")
+		for i, line := range lines {
+			if !releaseRoute.MatchString(line) {
+				continue
+			}
+			seen++
+			window := strings.ToLower(strings.Join(lines[max(0, i-12):min(len(lines), i+13)], " "))
+			window = strings.Join(strings.Fields(strings.ReplaceAll(window, "\n#", " ")), " ")
+			if !containsAny(window, "none is tagged yet", "no such tag exists yet", "needs a published release") {
+				t.Errorf("%s:%d: %q needs a published release and does not say none is tagged yet", page, i+1, strings.TrimSpace(line))
+			}
+			if !containsAny(window, "go install ./cmd/pidlint", "go run ./cmd/pidlint", "path:", "replace directive", "vendored copy") {
+				t.Errorf("%s:%d: %q gives no route that works without a release", page, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+	if seen < 4 {
+		t.Errorf("%d release routes found; the pattern no longer matches the docs", seen)
+	}
+}
+
+// TestPluginBuildNeedsProxy checks that the pages that build the
+// golangci-lint plugin say, where they first name make golangci, that it
+// needs the Go module proxy, and nowhere call it offline.
+func TestPluginBuildNeedsProxy(t *testing.T) {
+	for _, page := range docPages {
+		lines := strings.Split(readFile(t, filepath.Join(repoRoot, page)), "\n")
+		first := true
+		for i, line := range lines {
+			if !containsAny(line, "make golangci", "custom-gcl") {
+				continue
+			}
+			if near := strings.Join(lines[max(0, i-2):min(len(lines), i+3)], " "); strings.Contains(strings.ToLower(near), "offline") {
+				t.Errorf("%s:%d: the plugin build is called offline near %q; it needs the Go module proxy", page, i+1, strings.TrimSpace(line))
+			}
+			if first && strings.Contains(line, "make golangci") {
+				first = false
+				if near := strings.Join(lines[max(0, i-6):min(len(lines), i+7)], " "); !strings.Contains(strings.Join(strings.Fields(near), " "), "module proxy") {
+					t.Errorf("%s:%d: the first mention of make golangci does not say it needs the Go module proxy", page, i+1)
+				}
+			}
+		}
+	}
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
