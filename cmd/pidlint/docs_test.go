@@ -2,12 +2,14 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/config"
 )
 
@@ -207,4 +209,44 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
+}
+
+// claimPages are the pages that say what is and is not a correct probe.
+var claimPages = []string{"README.md", "docs/rules.md", "docs/benchmarks.md", "docs/golangci-lint.md", "docs/editors.md"}
+
+// TestLivenessClaims checks that no page, and no rule's text, calls an
+// incomplete probe correct: a paragraph that names gopsutil's PidExists or
+// pidfd_send_signal (or the one before, for a table) says that it reads a
+// zombie as alive, a sentence that calls a pidfd liveness probe correct
+// means a pidfd polled for exit (or says a zombie passes), and systemd's
+// Restart= is not said to loop for ever (it gives up after StartLimitBurst
+// failed starts).
+func TestLivenessClaims(t *testing.T) {
+	type paragraph struct{ where, text string }
+	var paras []paragraph
+	for _, page := range claimPages {
+		for i, p := range strings.Split(readFile(t, filepath.Join(repoRoot, page)), "\n\n") {
+			paras = append(paras, paragraph{fmt.Sprintf("%s paragraph %d", page, i+1), p})
+		}
+	}
+	for _, r := range analyzer.Rules {
+		paras = append(paras, paragraph{r.ID + " text", r.Text})
+	}
+	sentenceEnd := regexp.MustCompile(`[.!?](\s|$)`)
+	for i, p := range paras {
+		text := strings.Join(strings.Fields(p.text), " ")
+		if containsAny(text, "PidExists", "pidfd_send_signal") && !strings.Contains(text, "zombie") &&
+			!(strings.HasPrefix(text, "|") && i > 0 && strings.Contains(paras[i-1].text, "zombie")) {
+			t.Errorf("%s names PidExists or pidfd_send_signal without saying it reads a zombie as alive", p.where)
+		}
+		for _, sentence := range sentenceEnd.Split(text, -1) {
+			lower := strings.ToLower(sentence)
+			if strings.Contains(lower, "pidfd") && containsAny(lower, "correct", "not reported") && containsAny(lower, "alive", "dead", "liveness") && !containsAny(lower, "poll", "zombie") {
+				t.Errorf("%s calls pidfd code correct without saying it polls for exit (or that a zombie passes): %q", p.where, sentence)
+			}
+			if strings.Contains(sentence, "Restart=") && (containsAny(lower, "endless", "for ever", "forever") || !strings.Contains(sentence, "StartLimitBurst")) {
+				t.Errorf("%s overstates systemd's Restart= (it gives up after StartLimitBurst failed starts): %q", p.where, sentence)
+			}
+		}
+	}
 }
