@@ -90,9 +90,9 @@ bench-build:
 bench:
 	bash bench/run.sh
 
-# golangci-lint v2.15.0 with the pidlint plugin, built offline from
-# tools/custom-gcl into bin/custom-gcl, run on its test module and on this
-# tree (docs/golangci-lint.md).
+# golangci-lint v2.15.0 with the pidlint plugin, built without a git clone
+# (through the Go module proxy) from tools/custom-gcl into bin/custom-gcl,
+# run on its test module and on this tree (docs/golangci-lint.md).
 golangci:
 	bash tools/golangci/test.sh
 

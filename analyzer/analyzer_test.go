@@ -50,6 +50,59 @@ func TestIgnore(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "ignore")
 }
 
+// TestFileIgnore: //pidlint:file-ignore suppresses the rules it names,
+// by ID or name, in its whole file; a bad one suppresses nothing.
+func TestFileIgnore(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "fileignore")
+}
+
+// TestFileIgnoreWindowsTyped loads fileignorewindows for windows, where
+// its directives meet the typed rules' findings.
+func TestFileIgnoreWindowsTyped(t *testing.T) {
+	t.Setenv("GOOS", "windows")
+	analysistest.Run(t, testdata, analyzer.Analyzer, "fileignorewindows")
+}
+
+// TestFileIgnoreOnOtherHost loads fileignorewindows for linux, where its
+// file is checked from its syntax alone: the file-ignore suppresses the
+// Signal(0) that check finds, and the line directive for PL004, a rule
+// the check does not run, is not called stale.
+func TestFileIgnoreOnOtherHost(t *testing.T) {
+	t.Setenv("GOOS", "linux")
+	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, "fileignorewindows") {
+		for _, d := range res.Diagnostics {
+			t.Errorf("%s: %s", res.Pass.Fset.Position(d.Pos), d.Message)
+		}
+	}
+}
+
+// TestBadIgnoreCategory: a report about a bad directive has the category
+// bad-ignore and belongs to no rule; a stale one has no category.
+func TestBadIgnoreCategory(t *testing.T) {
+	bad := 0
+	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, "ignore", "fileignore") {
+		for _, d := range res.Diagnostics {
+			r, isRule := analyzer.RuleOf(d)
+			switch {
+			case strings.Contains(d.Message, "unknown rule") || strings.Contains(d.Message, "needs a reason") || strings.HasPrefix(d.Message, "malformed"):
+				bad++
+				if d.Category != analyzer.BadIgnore || isRule {
+					t.Errorf("%q: category %q, rule %s; want %s and no rule", d.Message, d.Category, r.ID, analyzer.BadIgnore)
+				}
+			case strings.Contains(d.Message, "matched nothing"):
+				if d.Category != "" || isRule {
+					t.Errorf("%q: category %q, rule %s; want none", d.Message, d.Category, r.ID)
+				}
+			case !isRule:
+				t.Errorf("%q: category %q names no rule", d.Message, d.Category)
+			}
+		}
+	}
+	if bad < 8 {
+		t.Errorf("%d reports of bad directives, want at least 8", bad)
+	}
+}
+
 func TestStrict(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.New(analyzer.Config{Strict: true}), "strict")
 }
@@ -239,14 +292,15 @@ func TestVendoredSafeprobe(t *testing.T) {
 }
 
 // TestDisablePackageRule: a disabled PL007 is not computed, but a
-// //pidlint:ignore PL007 still finds the finding it suppresses.
+// //pidlint:ignore PL007 (or signal-unverified-pid, or a file-ignore)
+// still finds the finding it suppresses.
 func TestDisablePackageRule(t *testing.T) {
 	for _, disable := range []string{"", "PL007,PL008"} {
 		a := analyzer.New()
 		if err := a.Flags.Set("disable", disable); err != nil {
 			t.Fatal(err)
 		}
-		for _, res := range analysistest.Run(discard{}, testdata, a, "signalstaleignore") {
+		for _, res := range analysistest.Run(discard{}, testdata, a, "signalstaleignore", "signalstalebyname") {
 			for _, d := range res.Diagnostics {
 				t.Errorf("-disable=%s: %s", disable, d.Message)
 			}

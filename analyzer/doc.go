@@ -37,9 +37,12 @@
 // Flags: -strict also reports every raw probe that bypasses safeprobe
 // (category raw-probe), for code that routes all probes through it;
 // -safeprobe=path names a vendored copy for the fixes; -disable=PL004,…
-// turns rules off, named by ID or name. A finding is suppressed by "//pidlint:ignore PL00N
-// reason" on its line or the line above; an ignore that suppresses
-// nothing is reported.
+// turns rules off, named by ID or name. A finding is suppressed by
+// "//pidlint:ignore PL00N reason" on its line or the line above, and a
+// rule in a whole file by "//pidlint:file-ignore PL00N reason" anywhere in
+// it; both take rule IDs or names, comma-separated. A directive with no
+// reason or an unknown rule is reported with the category bad-ignore
+// (BadIgnore), and so is a //pidlint:ignore that suppresses nothing.
 //
 // A diagnostic's Category is its rule's ID, or raw-probe for a -strict
 // finding, whose URL then names the rule's section in docs/rules.md;

@@ -26,8 +26,10 @@ var pidfileBlockRule = Rule{
 	Text: `A PID file outlives its process: SIGKILL, a panic before the clean-up, a
 power cut or a reboot leave it behind. A daemon that refuses to start while
 the file exists - created with O_CREATE|O_EXCL and no stale-file recovery,
-or os.Stat(pidfile) succeeding - then fails every start, and under systemd
-Restart= or launchd KeepAlive it respawns in an endless loop. Reading the
+or os.Stat(pidfile) succeeding - then fails every start, and the service
+stays down: systemd's Restart= gives up once StartLimitBurst starts have
+failed within StartLimitIntervalSec and leaves the unit failed, and
+launchd's KeepAlive respawns it in a throttled loop. Reading the
 PID and refusing while kill(pid, 0), Signal(0), os.FindProcess or
 safeprobe.Alive says it is alive (or recovering only when such a probe says
 it is dead) blocks the same way after a reboot or PID reuse, when an
@@ -62,6 +64,9 @@ type pidfileGuards struct {
 }
 
 const blockAdvice = "; use safeprobe.TryAcquire, whose kernel lock dies with its holder"
+
+// staysDown is what a supervisor does with a start that always fails.
+const staysDown = "the service stays down (systemd's Restart= gives up after StartLimitBurst failed starts and leaves the unit failed; launchd's KeepAlive respawns it in a throttled loop)"
 
 // checkPidfileBlock reports PL008 in the package.
 func checkPidfileBlock(r *runner, rule string) {
@@ -149,9 +154,9 @@ func (g *pidfileGuards) exclusiveCreate(d pidflow.Func, call *ast.CallExpr) ast.
 	case s.Locks || s.Verifies:
 		return nil
 	case !s.Removes:
-		g.report(call, "PID file created with O_EXCL and no stale-file recovery: a file left by a crash (SIGKILL, power loss) fails every later start, and under systemd Restart= or launchd KeepAlive the daemon respawns in an endless loop")
+		g.report(call, "PID file created with O_EXCL and no stale-file recovery: a file left by a crash (SIGKILL, power loss) fails every later start, and "+staysDown)
 	case s.BlindProbe:
-		g.report(call, "PID file created with O_EXCL and recovered only when a probe of the PID it names says dead: after a reboot or PID reuse an unrelated process has that number, and every start fails (an endless respawn loop under systemd or launchd)")
+		g.report(call, "PID file created with O_EXCL and recovered only when a probe of the PID it names says dead: after a reboot or PID reuse an unrelated process has that number, every start fails, and "+staysDown)
 	default:
 		return nil // removed unconditionally: not a blocker
 	}
@@ -182,7 +187,7 @@ func (g *pidfileGuards) existenceGuard(d pidflow.Func, c inspector.Cursor, call 
 		if s.Removes || s.BlindProbe || s.Verifies || s.Locks {
 			continue // recovery, or a read and probe (shape C)
 		}
-		g.report(call, "start refused while the PID file exists: a file left by a crash (SIGKILL, power loss) fails every later start, and under systemd Restart= or launchd KeepAlive the daemon respawns in an endless loop")
+		g.report(call, "start refused while the PID file exists: a file left by a crash (SIGKILL, power loss) fails every later start, and "+staysDown)
 		return
 	}
 }
@@ -306,7 +311,7 @@ func (g *pidfileGuards) livenessGuard(d pidflow.Func, c inspector.Cursor) {
 	}
 	for _, u := range answers {
 		if b := astq.BranchWhen(u, alive); b != nil && refuses(g.info, d.Fn, b) {
-			g.report(call, "start refused while a probe says the PID read from the PID file is alive: after a crash and a reboot or PID reuse an unrelated process has that number, and every start fails (an endless respawn loop under systemd or launchd)")
+			g.report(call, "start refused while a probe says the PID read from the PID file is alive: after a crash and a reboot or PID reuse an unrelated process has that number, every start fails, and "+staysDown)
 			return
 		}
 	}

@@ -1,59 +1,20 @@
 package analyzer
 
 import (
-	"go/token"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
-// ignoreDirective is "//pidlint:ignore PL001[,PL002] reason", which
-// suppresses those rules' findings on its own line and the next.
-type ignoreDirective struct {
-	pos    token.Pos
-	line   int
-	rules  []string
-	reason string
-	used   bool
-}
-
-const ignorePrefix = calls.IgnorePrefix
-
-func (r *runner) directives(fs *fileState) []*ignoreDirective {
-	var ds []*ignoreDirective
-	for _, group := range fs.file.Comments {
-		for _, c := range group.List {
-			rest, ok := strings.CutPrefix(c.Text, ignorePrefix)
-			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
-				continue
-			}
-			// A nested "//" starts another comment, not the reason.
-			rest, _, _ = strings.Cut(rest, "//")
-			fields := strings.Fields(rest)
-			d := &ignoreDirective{pos: c.Pos(), line: fs.tf.Line(c.Pos())}
-			if len(fields) > 0 {
-				for id := range strings.SplitSeq(fields[0], ",") {
-					d.rules = append(d.rules, strings.ToUpper(id))
-				}
-				d.reason = strings.Join(fields[1:], " ")
-			}
-			ds = append(ds, d)
-		}
-	}
-	return ds
-}
-
-// report applies //pidlint:ignore, completes the fixes' import edits and
+// report applies the directives, completes the fixes' import edits and
 // reports what is left, file by file.
 func (r *runner) report() {
 	for _, f := range r.pass.Files {
 		r.fileOf(f.Pos()) // directives in files without calls count too
 	}
 	for _, fs := range r.order {
-		ds := r.directives(fs)
+		ds := directives(r.pass.Fset, fs.file)
 		var kept []*finding
 		for _, f := range fs.findings {
 			if !r.suppressed(fs, ds, f) && !f.hidden {
@@ -73,46 +34,50 @@ func (r *runner) report() {
 		for _, f := range kept {
 			r.pass.Report(r.diagnostic(f, imports))
 		}
-		r.reportDirectives(ds)
+		r.reportDirectives(fs, ds)
 	}
 }
 
-// ignoresRule reports whether a //pidlint:ignore of the package names rule.
+// ignoresRule reports whether a directive of the package names rule.
 func (r *runner) ignoresRule(rule string) bool {
 	for _, f := range r.pass.Files {
-		for _, group := range f.Comments {
-			for _, c := range group.List {
-				if strings.HasPrefix(c.Text, ignorePrefix) && strings.Contains(strings.ToUpper(c.Text), rule) {
-					return true
-				}
+		for _, d := range directives(r.pass.Fset, f) {
+			if slices.Contains(d.rules, rule) {
+				return true
 			}
 		}
 	}
 	return false
 }
 
-func (r *runner) suppressed(fs *fileState, ds []*ignoreDirective, f *finding) bool {
+// suppressed reports whether a directive suppresses f, and marks every
+// one that does as used.
+func (r *runner) suppressed(fs *fileState, ds []*directive, f *finding) bool {
 	line := fs.tf.Line(f.pos)
+	found := false
 	for _, d := range ds {
-		if (d.line == line || d.line == line-1) && slices.Contains(d.rules, f.rule) && d.reason != "" {
+		if d.covers(f.rule, line) {
 			d.used = true
-			return true
+			found = true
 		}
 	}
-	return false
+	return found
 }
 
-// reportDirectives reports directives that are malformed or suppress
-// nothing, so that stale ones do not pile up.
-func (r *runner) reportDirectives(ds []*ignoreDirective) {
+// reportDirectives reports the directives of a file that are malformed
+// (category bad-ignore) or, on a line, suppress nothing, so that stale
+// ones do not pile up. A file-ignore that suppresses nothing is not
+// reported, as staticcheck does not: it may stand for findings of a build
+// this one is not. Nor is a line's in a file that does not build on the
+// host: only the build for its OS sees every finding there.
+func (r *runner) reportDirectives(fs *fileState, ds []*directive) {
+	_, ignored := r.ignored[fs.tf.Name()]
 	for _, d := range ds {
 		switch {
-		case len(d.rules) == 0:
-			r.pass.Reportf(d.pos, "malformed pidlint:ignore: want //pidlint:ignore PL00N reason")
-		case d.reason == "":
-			r.pass.Reportf(d.pos, "pidlint:ignore %s needs a reason after the rule", strings.Join(d.rules, ","))
-		case !d.used:
-			r.pass.Reportf(d.pos, "this pidlint:ignore %s matched nothing", strings.Join(d.rules, ","))
+		case d.problem() != "":
+			r.pass.Report(analysis.Diagnostic{Pos: d.pos, Category: BadIgnore, Message: d.problem()})
+		case !d.used && !d.file && !ignored:
+			r.pass.Reportf(d.pos, "this %s %s matched nothing", d.kind(), strings.Join(d.names, ","))
 		}
 	}
 }

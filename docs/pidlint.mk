@@ -7,8 +7,13 @@
 #                         pidlint gradually)
 #   make pidlint-vet      through go vet, which caches per package
 #
-# A finding fails the target. pidlint is installed into GOBIN on first use;
-# set PIDLINT to use a binary you have already.
+# A finding fails the target. pidlint is installed into GOBIN on first use
+# with go install github.com/pidlint/pidlint/cmd/pidlint@$(PIDLINT_VERSION),
+# which needs a published release: none is tagged yet. Until one is, build
+# pidlint from a clone (go install ./cmd/pidlint in a checkout of pidlint)
+# and set PIDLINT to that binary, e.g. make pidlint PIDLINT=~/go/bin/pidlint.
+# pidlint-vet sees the code as it builds for the host's GOOS only; pidlint
+# and pidlint-changed see every GOOS of -goos.
 
 GO ?= go
 PIDLINT_VERSION ?= latest
@@ -19,6 +24,8 @@ PIDLINT_PACKAGES ?= ./...
 
 .PHONY: pidlint pidlint-changed pidlint-vet
 
+# Needs a published release, and none is tagged yet: until one is, set
+# PIDLINT to a pidlint built from a clone (go install ./cmd/pidlint).
 $(PIDLINT):
 	$(GO) install github.com/pidlint/pidlint/cmd/pidlint@$(PIDLINT_VERSION)
 

@@ -15,17 +15,27 @@ import (
 // Regenerate is the command that rewrites docs/rules.md.
 const Regenerate = "go run ./cmd/pidlint -explain -markdown > docs/rules.md"
 
-// DirectiveRule describes the diagnostics about //pidlint:ignore
-// directives, which belong to no rule.
+// DirectiveRule describes the diagnostics about //pidlint:ignore and
+// //pidlint:file-ignore directives, which belong to no rule.
 var DirectiveRule = struct{ ID, Title, Anchor, Text string }{
 	ID:     "ignore-directive",
-	Title:  "a //pidlint:ignore directive that is malformed or suppresses nothing",
+	Title:  "a //pidlint:ignore or //pidlint:file-ignore directive that is malformed or suppresses nothing",
 	Anchor: "suppressing-findings",
 	Text: `A finding is suppressed by a "//pidlint:ignore PL00N reason" comment on its
-line or on the line above; several rules are separated by commas, and the
-reason is required. A directive without a rule or a reason, or one that
-suppresses nothing, is itself reported, so that stale directives do not pile
-up. -disable=PL00N,… turns rules off for a whole run.`,
+line or on the line above, and every finding of a rule in a file by a
+"//pidlint:file-ignore PL00N reason" comment anywhere in that file (as
+staticcheck's //lint:ignore and //lint:file-ignore). Rules are named by ID
+or name ("//pidlint:ignore signal-zero reason"), several separated by
+commas, and the reason is required.
+
+A directive that names no rule, an unknown rule or no reason suppresses
+nothing and is itself reported, with the category bad-ignore, once however
+many GOOS builds see it; no directive suppresses that report. A
+//pidlint:ignore that suppresses nothing is reported too, so that stale
+directives do not pile up (not in a file that does not build on the host,
+whose rules only that OS's build runs in full); a //pidlint:file-ignore that
+suppresses nothing is not, as staticcheck's is not. -disable=PL00N,… turns
+rules off for a whole run.`,
 }
 
 // Markdown writes docs/rules.md.

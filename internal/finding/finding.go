@@ -10,7 +10,7 @@ import "fmt"
 // A Finding is one diagnostic of a run.
 type Finding struct {
 	Rule     string // the rule's ID, or "" for a report about an ignore directive
-	Category string // the diagnostic's category: the rule's ID, or "raw-probe"
+	Category string // the diagnostic's category: the rule's ID, "raw-probe", or "bad-ignore" for a bad directive
 	Message  string
 	Pos, End Position
 	Package  string   // the package that reported it first (go vet's ID)

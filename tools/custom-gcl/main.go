@@ -1,6 +1,6 @@
 // Command custom-gcl is golangci-lint v2.15.0 with the pidlint module plugin
 // compiled in: the binary "golangci-lint custom" builds from .custom-gcl.yml,
-// built offline from the module cache instead of a git clone.
+// built from the module proxy and cache instead of a git clone.
 package main
 
 import (

@@ -2,7 +2,7 @@
 //
 // Importing the package registers the linter "pidlint". A custom
 // golangci-lint binary that imports it (built by "golangci-lint custom"
-// from .custom-gcl.yml, or offline from tools/custom-gcl) runs it when
+// from .custom-gcl.yml, or without a clone from tools/custom-gcl) runs it when
 // .golangci.yml enables it:
 //
 //	version: "2"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tests the golangci-lint module plugin for real, offline:
+# Tests the golangci-lint module plugin for real, without a git clone (the
+# first build needs the Go module proxy):
 #
 #  1. builds bin/custom-gcl, golangci-lint v2.15.0 with the plugin compiled
 #     in (tools/custom-gcl), from the Go module proxy and cache; skipped when

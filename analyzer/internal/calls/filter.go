@@ -198,5 +198,5 @@ var evidenceTriggers = map[Evidence][]string{
 	ProcLiteral:      {"/proc"},
 	GoneLiteral:      {"~" + TextProcessDone, "~" + TextESRCH},
 	SafeprobeLiteral: {"safeprobe"},
-	IgnoreDirective:  {IgnorePrefix},
+	IgnoreDirective:  {IgnorePrefix, FileIgnorePrefix},
 }

@@ -26,11 +26,15 @@ const (
 	GoneLiteral                           // a string literal with TextProcessDone or TextESRCH in it, in any case
 	SafeprobeLiteral                      // a string literal (an import path) with "safeprobe" in it, or the name safeprobe
 	LivenessCall                          // a call of a function whose name promises "alive" (LivenessPolarity)
-	IgnoreDirective                       // a //pidlint:ignore comment
+	IgnoreDirective                       // a //pidlint:ignore or //pidlint:file-ignore comment
 )
 
-// IgnorePrefix starts a comment that suppresses findings.
-const IgnorePrefix = "//pidlint:ignore"
+// IgnorePrefix starts a comment that suppresses findings on its line and
+// the next; FileIgnorePrefix one that suppresses them in its whole file.
+const (
+	IgnorePrefix     = "//pidlint:ignore"
+	FileIgnorePrefix = "//pidlint:file-ignore"
+)
 
 // A Scan is what one file, or several together, show without types.
 type Scan struct {
@@ -67,7 +71,7 @@ func ScanSource(src []byte) Scan {
 	for lx := (lexer{src: src}); ; {
 		kind, text := lx.next()
 		if kind == tokComment {
-			if bytes.HasPrefix(text, []byte(IgnorePrefix)) {
+			if bytes.HasPrefix(text, []byte(IgnorePrefix)) || bytes.HasPrefix(text, []byte(FileIgnorePrefix)) {
 				s.Evidence |= IgnoreDirective
 			}
 			continue

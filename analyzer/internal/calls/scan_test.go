@@ -109,6 +109,7 @@ func TestScanSource(t *testing.T) {
 		{`f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL, 0o600)`, ReadFile | CreateFile, ExclName},
 		{`return err.Error() == "os: process already finished"`, ErrorText, GoneLiteral},
 		{"//pidlint:ignore PL001 reason\nx()", 0, IgnoreDirective},
+		{"//pidlint:file-ignore signal-zero reason\nx()", 0, IgnoreDirective},
 		{`safeprobe.Alive(pid)`, SafeAlive | Safeprobe, PIDName | LivenessCall | SafeprobeLiteral},
 		{`var p *os.Process`, 0, ProcessName},
 	} {

@@ -27,7 +27,7 @@ var errRunning = errors.New("already running")
 
 // The hermes-agent shape: O_EXCL, and any failure refuses.
 func badExclusiveCreate(pidFile string) error {
-	f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644) // want `PL008: PID file created with O_EXCL and no stale-file recovery: a file left by a crash \(SIGKILL, power loss\) fails every later start, and under systemd Restart= or launchd KeepAlive the daemon respawns in an endless loop; use safeprobe.TryAcquire`
+	f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644) // want `PL008: PID file created with O_EXCL and no stale-file recovery: a file left by a crash \(SIGKILL, power loss\) fails every later start, and the service stays down \(systemd's Restart= gives up after StartLimitBurst failed starts and leaves the unit failed; launchd's KeepAlive respawns it in a throttled loop\); use safeprobe.TryAcquire`
 	if err != nil {
 		return fmt.Errorf("another instance is running: %w", err)
 	}

@@ -1,0 +1,3 @@
+module example.com/ignores
+
+go 1.24

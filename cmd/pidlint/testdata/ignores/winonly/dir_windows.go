@@ -1,0 +1,3 @@
+package winonly
+
+//pidlint:file-ignore procstat this package reads no /proc
