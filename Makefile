@@ -2,6 +2,10 @@
 SHELL := /bin/bash
 GO ?= go
 CROSS_OS := windows darwin freebsd
+# safeprobe is a module of its own (at go 1.21, so that requiring or
+# vendoring it keeps a module's go line): every stage runs it from its
+# directory as well as this module's ./... .
+SAFEPROBE := safeprobe
 # Where safeprobe must still build and vet (its tests too): 32-bit, the
 # other BSDs, and the OSes it answers only in part.
 EXTRA_TARGETS := linux/386 linux/arm windows/386 freebsd/386 netbsd/amd64 openbsd/amd64 \
@@ -26,14 +30,17 @@ test-quick:
 
 unit-quick:
 	$(GO) test -short ./...
+	cd $(SAFEPROBE) && $(GO) test -short ./...
 
 check:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	cd $(SAFEPROBE) && $(GO) vet ./...
 
 unit:
 	$(GO) test -race -count=1 ./...
+	cd $(SAFEPROBE) && $(GO) test -race -count=1 ./...
 
 # Vet and build for the other OSes safeprobe supports, and compile their
 # test binaries, on amd64 and arm64.
@@ -42,10 +49,13 @@ cross:
 		echo "GOOS=$$os GOARCH=$$arch go vet ./..."; \
 		GOOS=$$os GOARCH=$$arch $(GO) vet ./...; \
 		GOOS=$$os GOARCH=$$arch $(GO) test -count=1 -run=NONE -exec=true ./... >/dev/null; \
+		echo "GOOS=$$os GOARCH=$$arch go vet ./... (in $(SAFEPROBE))"; \
+		(cd $(SAFEPROBE) && GOOS=$$os GOARCH=$$arch $(GO) vet ./... && \
+			GOOS=$$os GOARCH=$$arch $(GO) test -count=1 -run=NONE -exec=true ./... >/dev/null); \
 	done; done
-	@set -e; for t in $(EXTRA_TARGETS); do \
-		echo "GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./safeprobe/"; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./safeprobe/; \
+	@set -e; cd $(SAFEPROBE); for t in $(EXTRA_TARGETS); do \
+		echo "GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./... (in $(SAFEPROBE))"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./...; \
 	done
 
 # Windows behaviour, for real, under Wine (installs wine with apt-get).
@@ -66,19 +76,20 @@ soak-quick:
 
 # Each fuzz target for FUZZTIME, from its committed seed corpus.
 FUZZTIME ?= 10s
+# Each as module directory:package:target.
 FUZZ_TARGETS := \
-	./analyzer/internal/goos:FuzzOfFile \
-	./safeprobe:FuzzParseStat \
-	./safeprobe:FuzzParseRecord \
-	./safeprobe:FuzzParsePID \
-	./safeprobe:FuzzProcLocks
+	.:./analyzer/internal/goos:FuzzOfFile \
+	$(SAFEPROBE):.:FuzzParseStat \
+	$(SAFEPROBE):.:FuzzParseRecord \
+	$(SAFEPROBE):.:FuzzParsePID \
+	$(SAFEPROBE):.:FuzzProcLocks
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
-		echo "go test -fuzz=^$$name\$$ -fuzztime=$(FUZZTIME) $$pkg"; \
-		$(GO) test -run=NONE -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) $$pkg 2>&1 | tail -3; \
-		test $${PIPESTATUS[0]} -eq 0; \
+		dir=$${t%%:*}; pkg=$${t#*:}; pkg=$${pkg%%:*}; name=$${t##*:}; \
+		echo "go test -fuzz=^$$name\$$ -fuzztime=$(FUZZTIME) $$pkg (in $$dir)"; \
+		(cd $$dir && $(GO) test -run=NONE -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) $$pkg 2>&1 | tail -3; \
+			exit $${PIPESTATUS[0]}); \
 	done
 
 # The benchmarks compile and vet with every test run; make bench runs them.

@@ -67,9 +67,38 @@ func TestMakeTargets(t *testing.T) {
 		t.Errorf("make test stages %v, want %v", got, want)
 	}
 	quick := dryRun("test-quick")
-	for _, s := range []string{"=== stage 1/2: check\n", "gofmt -l", "go vet ./...\n", "=== stage 2/2: unit-quick\ngo test -short ./...\n", "=== summary\n"} {
+	for _, s := range []string{"=== stage 1/2: check\n", "gofmt -l", "go vet ./...\n", "=== stage 2/2: unit-quick\ngo test -short ./...\n", "cd safeprobe && go test -short ./...\n", "=== summary\n"} {
 		if !strings.Contains(quick, s) {
 			t.Errorf("make -n test-quick does not show %q:\n%s", s, quick)
+		}
+	}
+}
+
+// TestMakeSafeprobe checks, with make -n, that the stages run safeprobe,
+// a module of its own that ./... here does not reach, from its directory:
+// vet, the race-enabled tests, the cross-OS vet and test builds and its
+// fuzz targets.
+func TestMakeSafeprobe(t *testing.T) {
+	makeCmd := lookMake(t)
+	for target, wants := range map[string][]string{
+		"check":      {"cd safeprobe && go vet ./...\n"},
+		"unit":       {"cd safeprobe && go test -race -count=1 ./...\n"},
+		"unit-quick": {"cd safeprobe && go test -short ./...\n"},
+		"cross": {
+			"(cd safeprobe && GOOS=$os GOARCH=$arch go vet ./... &&",
+			"GOOS=$os GOARCH=$arch go test -count=1 -run=NONE -exec=true ./... >/dev/null);",
+			"cd safeprobe; for t in linux/386 ",
+		},
+		"fuzz": {"safeprobe:.:FuzzParseStat", "safeprobe:.:FuzzProcLocks", "(cd $dir && go test -run=NONE -fuzz="},
+	} {
+		out, err := exec.Command(makeCmd, "-n", "--no-print-directory", "GO=go", target).CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("make -n %s does not show %q:\n%s", target, want, out)
+			}
 		}
 	}
 }

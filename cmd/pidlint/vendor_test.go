@@ -237,7 +237,7 @@ func TestVendorSafeprobeVendorDir(t *testing.T) {
 	t.Parallel()
 	bin := pidlintBin(t)
 	files := maps.Clone(daemonModule)
-	files["go.mod"] = "module example.com/daemon\n\ngo 1.26.0\n\nrequire golang.org/x/sync " + pidlint.Requires("golang.org/x/sync") + "\n"
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.26.0\n\nrequire golang.org/x/sync " + rootRequires(t, "golang.org/x/sync") + "\n"
 	files["group.go"] = "package main\n\nimport \"golang.org/x/sync/errgroup\"\n\nvar _ errgroup.Group\n"
 	dir := writeModule(t, files)
 	offline := []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}

@@ -146,13 +146,13 @@ func TestVendorSafeprobeOldGo(t *testing.T) {
 	}
 	t.Parallel()
 	files := maps.Clone(daemonModule)
-	files["go.mod"] = "module example.com/daemon\n\ngo 1.22\n\nrequire golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + "\n"
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.20\n\nrequire golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + "\n"
 	dir := writeModule(t, files)
 	v, err := vendorSafeprobe(&gocmd.Runner{Dir: dir}, "internal/safeprobe", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "internal/safeprobe is written for go " + pidlint.GoVersion() + "; go.mod says go 1.22: if it does not build, raise it with go get go@" + pidlint.GoVersion()
+	want := "internal/safeprobe is written for go " + pidlint.GoVersion() + "; go.mod says go 1.20: if it does not build, raise it with go get go@" + pidlint.GoVersion()
 	if !slices.Contains(v.notes, want) {
 		t.Errorf("notes %q, want %q", v.notes, want)
 	}
