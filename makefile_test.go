@@ -62,15 +62,59 @@ func TestMakeTargets(t *testing.T) {
 	for _, m := range stages.FindAllStringSubmatch(dryRun("test"), -1) {
 		got = append(got, m[1])
 	}
-	want := []string{"check", "unit", "cross", "bench-build", "sarifcheck", "fuzz", "soak-quick", "golangci", "wine"}
+	want := []string{"check", "unit", "cross", "compat", "bench-build", "sarifcheck", "fuzz", "soak-quick", "golangci", "wine"}
 	if !slices.Equal(got, want) {
 		t.Errorf("make test stages %v, want %v", got, want)
 	}
 	quick := dryRun("test-quick")
-	for _, s := range []string{"=== stage 1/2: check\n", "gofmt -l", "go vet ./...\n", "=== stage 2/2: unit-quick\ngo test -short ./...\n", "=== summary\n"} {
+	for _, s := range []string{"=== stage 1/2: check\n", "gofmt -l", "go vet ./...\n", "=== stage 2/2: unit-quick\ngo test -short ./...\n", "cd safeprobe && go test -short ./...\n", "=== summary\n"} {
 		if !strings.Contains(quick, s) {
 			t.Errorf("make -n test-quick does not show %q:\n%s", s, quick)
 		}
+	}
+}
+
+// TestMakeSafeprobe checks, with make -n, that the stages run safeprobe,
+// a module of its own that ./... here does not reach, from its directory:
+// vet, the race-enabled tests, the cross-OS vet and test builds, its fuzz
+// targets, and the same with the Go of its go line (compat).
+func TestMakeSafeprobe(t *testing.T) {
+	makeCmd := lookMake(t)
+	for target, wants := range map[string][]string{
+		"check":      {"cd safeprobe && go vet ./...\n"},
+		"unit":       {"cd safeprobe && go test -race -count=1 ./...\n"},
+		"unit-quick": {"cd safeprobe && go test -short ./...\n"},
+		"cross": {
+			"(cd safeprobe && GOOS=$os GOARCH=$arch go vet ./... &&",
+			"GOOS=$os GOARCH=$arch go test -count=1 -run=NONE -exec=true ./... >/dev/null);",
+			"cd safeprobe; for t in linux/386 ",
+		},
+		"fuzz": {"safeprobe:.:FuzzParseStat", "safeprobe:.:FuzzProcLocks", "(cd $dir && go test -run=NONE -fuzz="},
+		"compat": {
+			"cd safeprobe;",
+			"GOTOOLCHAIN=go1.21.13 go version;",
+			"GOTOOLCHAIN=go1.21.13 GOOS=$os GOARCH=$arch go vet ./...;",
+			"GOTOOLCHAIN=go1.21.13 GOOS=${t%/*} GOARCH=${t#*/} go vet ./...;",
+			"GOTOOLCHAIN=go1.21.13 go test -race -count=1 ./...",
+		},
+	} {
+		out, err := exec.Command(makeCmd, "-n", "--no-print-directory", "GO=go", target).CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("make -n %s does not show %q:\n%s", target, want, out)
+			}
+		}
+	}
+	// The compat Go is a release of safeprobe's go line.
+	out, err := exec.Command(makeCmd, "-n", "--no-print-directory", "GO=go", "compat").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n compat: %v\n%s", err, out)
+	}
+	if want := "GOTOOLCHAIN=go" + GoVersion() + "."; GoVersion() == "" || !strings.Contains(string(out), want) {
+		t.Errorf("make compat does not test with a release of safeprobe's go line (%q):\n%s", want, out)
 	}
 }
 

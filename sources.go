@@ -1,28 +1,41 @@
-// Package pidlint carries the source of this module's safeprobe package,
-// so that the pidlint command can write it into another module
-// (pidlint -vendor-safeprobe). The copy is the one compiled into the same
-// binary as the analyzer, so it is always the version its fixes call.
+// Package pidlint carries the source of safeprobe, so that the pidlint
+// command can write it into another module (pidlint -vendor-safeprobe).
+// The copy is the one compiled into the same binary as the analyzer, so it
+// is always the version its fixes call.
 package pidlint
 
 import (
-	"embed"
-	"io/fs"
+	_ "embed"
 	"strings"
+	"sync"
+
+	"golang.org/x/tools/txtar"
 )
 
-// The pattern also matches the tests: an embed pattern cannot exclude
-// them, so SafeprobeSources does.
+// safeprobe/ is a module of its own, at an older go line than this one,
+// and //go:embed cannot reach into another module: safeprobe.txtar is a
+// generated copy of its go.mod and Go files.
 //
-//go:embed safeprobe/*.go
-var safeprobeFS embed.FS
+//go:generate go run gen_safeprobe.go
+//go:embed safeprobe.txtar
+var safeprobeTxtar []byte
 
-//go:embed go.mod
-var goMod string
+var safeprobeArchive = sync.OnceValue(func() *txtar.Archive { return txtar.Parse(safeprobeTxtar) })
 
-// GoVersion is the go directive of this module's go.mod: the language
+// safeprobeGoMod is safeprobe's go.mod.
+func safeprobeGoMod() string {
+	for _, f := range safeprobeArchive().Files {
+		if f.Name == "go.mod" {
+			return string(f.Data)
+		}
+	}
+	return ""
+}
+
+// GoVersion is the go directive of safeprobe's go.mod: the language
 // version safeprobe is written and tested for.
 func GoVersion() string {
-	for line := range strings.Lines(goMod) {
+	for line := range strings.Lines(safeprobeGoMod()) {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
 			return strings.TrimSpace(v)
 		}
@@ -30,10 +43,11 @@ func GoVersion() string {
 	return ""
 }
 
-// Requires returns the version of module path that this module's go.mod
-// requires (safeprobe builds and is tested with it), or "" if none.
+// Requires returns the version of module path that safeprobe's go.mod
+// requires (the lowest safeprobe builds and is tested with), or "" if
+// none.
 func Requires(path string) string {
-	for line := range strings.Lines(goMod) {
+	for line := range strings.Lines(safeprobeGoMod()) {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
 		if len(f) >= 2 && f[0] == path {
 			return f[1]
@@ -45,20 +59,11 @@ func Requires(path string) string {
 // SafeprobeSources returns the Go files of package safeprobe, without its
 // tests, by file name.
 func SafeprobeSources() (map[string][]byte, error) {
-	entries, err := fs.ReadDir(safeprobeFS, "safeprobe")
-	if err != nil {
-		return nil, err
-	}
 	files := make(map[string][]byte)
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), "_test.go") {
-			continue
+	for _, f := range safeprobeArchive().Files {
+		if strings.HasSuffix(f.Name, ".go") {
+			files[f.Name] = f.Data
 		}
-		b, err := fs.ReadFile(safeprobeFS, "safeprobe/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		files[e.Name()] = b
 	}
 	return files, nil
 }

@@ -6,6 +6,7 @@ require (
 	github.com/gofrs/flock v0.13.1
 	github.com/nightlyone/lockfile v1.0.0
 	github.com/pidlint/pidlint v0.0.0
+	github.com/pidlint/pidlint/safeprobe v0.0.0
 	github.com/shirou/gopsutil/v4 v4.26.10
 	golang.org/x/tools v0.52.0
 )
@@ -23,4 +24,7 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 )
 
-replace github.com/pidlint/pidlint => ../
+replace (
+	github.com/pidlint/pidlint => ../
+	github.com/pidlint/pidlint/safeprobe => ../safeprobe
+)

@@ -201,6 +201,18 @@
 // for a 0644 file, the stale-holder wait and real processes are tested
 // under Wine.
 //
+// # Go version
+//
+// safeprobe is a module of its own, github.com/pidlint/pidlint/safeprobe,
+// at go 1.21 with golang.org/x/sys v0.22.0: the oldest Go and the lowest
+// x/sys it (tests included; v0.21.0 lacks windows.ACL.AceCount) builds,
+// vets and is tested with, for every OS it answers for. Requiring it, or a
+// copy written by pidlint -vendor-safeprobe, leaves a module's go line as
+// it was: pidlint's own module, whose go line follows golang.org/x/tools,
+// does not come with it. So safeprobe uses nothing newer than Go 1.21:
+// no range over an int or a function, no iterators, no math/rand/v2, and
+// no loop that relies on the per-iteration loop variables of Go 1.22.
+//
 // # Files
 //
 // A file's name says on which OSes it is built: the part after its last

@@ -61,7 +61,7 @@ func readIdentity(pid int, want *Identity) (Identity, State, error) {
 	if err != nil {
 		return Identity{}, Unknown, err
 	}
-	for range identityRetries {
+	for attempt := 0; attempt < identityRetries; attempt++ {
 		id, s, settled, err := readIdentityOnce(pid, boot, want)
 		if settled {
 			return id, s, err

@@ -2,7 +2,7 @@ package safeprobe
 
 import (
 	"context"
-	"math/rand/v2"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,12 +102,12 @@ func TestSignalOwnerKillSafety(t *testing.T) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewSource(1))
 	signalled := map[string]bool{}
-	for range 300 {
-		name := names[rng.IntN(len(names))]
-		path := paths[rng.IntN(len(paths))]
-		opts := &SignalOptions{AllowSelf: rng.IntN(2) == 0, AllowUnverified: rng.IntN(2) == 0}
+	for i := 0; i < 300; i++ {
+		name := names[rng.Intn(len(names))]
+		path := paths[rng.Intn(len(paths))]
+		opts := &SignalOptions{AllowSelf: rng.Intn(2) == 0, AllowUnverified: rng.Intn(2) == 0}
 		if err := os.WriteFile(path, records[name], 0o600); err != nil {
 			t.Fatal(err)
 		}

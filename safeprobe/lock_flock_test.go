@@ -214,7 +214,7 @@ func TestLockSymlinkRace(t *testing.T) {
 		}
 	}()
 	var locked, refusedBefore, refusedAtOpen, refusedAfter, other int
-	for range 2000 {
+	for i := 0; i < 2000; i++ {
 		l, err := TryAcquire(path, &LockOptions{NoSync: true})
 		switch {
 		case err == nil:

@@ -80,7 +80,7 @@ func init() {
 	childModes["lock-churn"] = func() {
 		path := filepath.Join(os.Getenv(lockDirEnv), "churn.lock")
 		rounds, _ := strconv.Atoi(os.Getenv(lockRoundsEnv))
-		for range rounds {
+		for i := 0; i < rounds; i++ {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			l, err := Acquire(ctx, path, &LockOptions{NoSync: true})
 			cancel()
@@ -103,7 +103,7 @@ func init() {
 		inside := filepath.Join(dir, "inside")
 		counter := filepath.Join(dir, "counter")
 		overlaps, foreign := 0, 0
-		for range rounds {
+		for i := 0; i < rounds; i++ {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			l, err := Acquire(ctx, path, nil)
 			cancel()
@@ -613,7 +613,7 @@ func TestInspectDoesNotFailTryAcquire(t *testing.T) {
 	}()
 	failures := 0
 	const rounds = 300
-	for range rounds {
+	for i := 0; i < rounds; i++ {
 		l, err := TryAcquire(path, &LockOptions{NoSync: true})
 		if err != nil {
 			failures++
@@ -816,7 +816,7 @@ func envInt(name string, def int) int {
 func TestLockRecoversFromKilledHolder(t *testing.T) {
 	runs := envInt("SAFEPROBE_LOCK_RECOVERY_RUNS", 3)
 	var latencies []time.Duration
-	for range runs {
+	for i := 0; i < runs; i++ {
 		path := filepath.Join(lockTestDir(t), "d.pid")
 		holder := startLockChild(t, "lock-hold", lockPathEnv+"="+path)
 		pid, _ := strconv.Atoi(holder.expect(t, "locked"))

@@ -707,7 +707,7 @@ func TestWindowsDeadHolderRecordWaitsOnce(t *testing.T) {
 	dead := exitedIdentity(t)
 	path := filepath.Join(lockTestDir(t), "d.pid")
 	holdRaw(t, path, string(formatRecord(Record{PID: dead.PID, Version: recordVersion, HasIdentity: true, Identity: dead})))
-	for i := range 3 {
+	for i := 0; i < 3; i++ {
 		start := time.Now()
 		_, err := TryAcquire(path, nil)
 		d := time.Since(start)
@@ -777,7 +777,7 @@ func TestWindowsLockFileDACL(t *testing.T) {
 				t.Fatal(err)
 			}
 			readers := false
-			for i := range uint32(dacl.AceCount) {
+			for i := uint32(0); i < uint32(dacl.AceCount); i++ {
 				var ace *windows.ACCESS_ALLOWED_ACE
 				if err := windows.GetAce(dacl, i, &ace); err != nil {
 					t.Fatal(err)

@@ -165,7 +165,7 @@ func lockName(key string) string {
 	if len(name) > 0 {
 		name = append(name, '-')
 	}
-	name = hex.AppendEncode(name, sum[:])
+	name = append(name, hex.EncodeToString(sum[:])...)
 	name = append(name, ".lock"...)
 	return string(name)
 }

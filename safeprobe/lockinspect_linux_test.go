@@ -63,7 +63,7 @@ func TestInspectNeverFailsTryAcquire(t *testing.T) {
 	pid := inspector.cmd.Process.Pid
 	rounds := envInt("SAFEPROBE_INSPECT_ROUNDS", 2000)
 	failures := 0
-	for i := range rounds {
+	for i := 0; i < rounds; i++ {
 		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 			t.Fatal(err)
 		}

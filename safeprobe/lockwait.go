@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"math/rand"
 	"time"
 )
 
@@ -29,7 +29,7 @@ func acquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, error) 
 		if ctx.Err() != nil {
 			return nil, waitEnded(p.path, ctx.Err(), err)
 		}
-		d := wait/2 + rand.N(wait/2+1)
+		d := wait/2 + time.Duration(rand.Int63n(int64(wait/2+1)))
 		if timer == nil {
 			timer = time.NewTimer(d)
 			defer timer.Stop()

@@ -485,7 +485,7 @@ func TestIdentityDetectsReuse(t *testing.T) {
 // /proc/sys/kernel/ns_last_pid (root only; other forks on the machine can
 // race it, so it tries a few times).
 func reusePID(t *testing.T, pid int) *exec.Cmd {
-	for range 20 {
+	for i := 0; i < 20; i++ {
 		if err := os.WriteFile("/proc/sys/kernel/ns_last_pid", []byte(strconv.Itoa(pid-1)), 0); err != nil {
 			return nil
 		}

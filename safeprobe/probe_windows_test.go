@@ -169,7 +169,7 @@ func TestWindowsLookupSelfIsStable(t *testing.T) {
 	if id.StartTime > now || now-id.StartTime > uint64(24*time.Hour/100) {
 		t.Errorf("start time %d is not within the last day (now %d)", id.StartTime, now)
 	}
-	for range 3 {
+	for i := 0; i < 3; i++ {
 		again, err := Lookup(self)
 		if err != nil || again != id {
 			t.Fatalf("Lookup(self) = %v, %v; first %v", again, err, id)

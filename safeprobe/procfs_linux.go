@@ -65,7 +65,9 @@ func parseStat(b []byte) (state byte, threads int, start uint64, err error) {
 // parseStatus returns the state letter and the thread group ID from the
 // contents of /proc/<pid>/status.
 func parseStatus(b []byte) (state byte, tgid int, err error) {
-	for line := range bytes.Lines(b) {
+	for rest := b; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		key, val, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
 			continue
@@ -94,7 +96,9 @@ func parseStatus(b []byte) (state byte, tgid int, err error) {
 // line's real, effective, saved and file system IDs, from the contents of
 // /proc/<pid>/status.
 func parseStatusUID(b []byte) (uint32, error) {
-	for line := range bytes.Lines(b) {
+	for rest := b; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		val, ok := bytes.CutPrefix(line, []byte("Uid:"))
 		if !ok {
 			continue

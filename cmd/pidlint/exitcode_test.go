@@ -125,7 +125,7 @@ func TestFixSummary(t *testing.T) {
 		t.Errorf("kill.go after -fix:\n%s", src)
 	}
 	// The module gets safeprobe from this checkout (the replace way).
-	mustRun(t, 0, dir, offlineEnv, "go", "mod", "edit", "-require=github.com/pidlint/pidlint@v0.0.0", "-replace=github.com/pidlint/pidlint="+repoRoot)
+	mustRun(t, 0, dir, offlineEnv, "go", "mod", "edit", "-require=github.com/pidlint/pidlint/safeprobe@v0.0.0", "-replace=github.com/pidlint/pidlint/safeprobe="+filepath.Join(repoRoot, "safeprobe"))
 	r = mustRun(t, exitFindings, dir, offlineEnv, bin, "-goos=host", "./...")
 	if got := textFindings(t, dir, r.stderr); len(got) != 1 || got[0] != (want{"shell.go", 9, "PL005"}) {
 		t.Errorf("after -fix: findings %v, want the one listed", got)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/format"
@@ -52,17 +53,20 @@ func warmChecksums() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	// Every module of this module's build list: the tests add x/sys to
-	// users' modules and install pidlint itself from a proxy on disk.
-	gomod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
-	if err != nil {
-		return err
-	}
+	// Every module of this module's build list and safeprobe's: the tests
+	// add safeprobe's x/sys to users' modules and install pidlint itself
+	// from a proxy on disk.
 	args := []string{"mod", "download"}
-	for line := range strings.Lines(string(gomod)) {
-		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
-		if len(f) >= 2 && strings.Contains(f[0], ".") && strings.HasPrefix(f[1], "v") {
-			args = append(args, f[0]+"@"+f[1])
+	for _, name := range []string{"go.mod", filepath.Join("safeprobe", "go.mod")} {
+		gomod, err := os.ReadFile(filepath.Join("..", "..", name))
+		if err != nil {
+			return err
+		}
+		for line := range strings.Lines(string(gomod)) {
+			f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+			if len(f) >= 2 && strings.Contains(f[0], ".") && strings.HasPrefix(f[1], "v") {
+				args = append(args, f[0]+"@"+f[1])
+			}
 		}
 	}
 	cmd := exec.Command("go", args...)
@@ -91,8 +95,9 @@ func pidlintBin(t testing.TB) string {
 }
 
 // copyModule copies the module testdata/name into a new temporary
-// directory and makes its go.mod resolve github.com/pidlint/pidlint to this
-// repository, so that the safeprobe import a fix adds builds.
+// directory and makes its go.mod resolve github.com/pidlint/pidlint/safeprobe,
+// a module of its own, to this checkout, so that the safeprobe import a
+// fix adds builds.
 func copyModule(t testing.TB, name string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -103,12 +108,12 @@ func copyModule(t testing.TB, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gomod = fmt.Appendf(gomod, "\nrequire github.com/pidlint/pidlint v0.0.0\n\nreplace github.com/pidlint/pidlint => %s\n", repoRoot)
+	gomod = fmt.Appendf(gomod, "\n%s", requireCheckout)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The module's dependencies are pidlint's: its go.sum covers them.
-	sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum"))
+	// The module's dependencies are safeprobe's: its go.sum covers them.
+	sum, err := os.ReadFile(filepath.Join(repoRoot, "safeprobe", "go.sum"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +121,33 @@ func copyModule(t testing.TB, name string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// requireCheckout is what go.mod needs to take safeprobe from this
+// checkout: the README's replace way.
+var requireCheckout = fmt.Sprintf("require github.com/pidlint/pidlint/safeprobe v0.0.0\n\nreplace github.com/pidlint/pidlint/safeprobe => %s\n", filepath.Join(repoRoot, "safeprobe"))
+
+// rootRequires returns the version of module path that pidlint's go.mod
+// requires.
+func rootRequires(t testing.TB, path string) string {
+	t.Helper()
+	out, err := exec.Command("go", "mod", "edit", "-json", filepath.Join(repoRoot, "go.mod")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mod struct {
+		Require []struct{ Path, Version string }
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range mod.Require {
+		if r.Path == path {
+			return r.Version
+		}
+	}
+	t.Fatalf("go.mod does not require %s", path)
+	return ""
 }
 
 // result is what a command did.

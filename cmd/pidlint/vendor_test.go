@@ -140,6 +140,40 @@ func TestVendorSafeprobe(t *testing.T) {
 	}
 }
 
+// TestVendorSafeprobeGo121 vendors safeprobe into a module at go 1.21,
+// which requires nothing: the go line stays exactly as it was, with no
+// toolchain line, go.mod requires golang.org/x/sys at safeprobe's version
+// and is tidy, and the module builds and vets clean at go 1.21 (the
+// compiler refuses newer language features, go vet newer standard library
+// APIs).
+func TestVendorSafeprobeGo121(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and runs the go command")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	files := maps.Clone(daemonModule)
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.21\n"
+	dir := writeModule(t, files)
+	mustRun(t, 0, dir, offlineEnv, bin, "-vendor-safeprobe=internal/safeprobe", "-fix", "./...")
+	gomod := readFile(t, filepath.Join(dir, "go.mod"))
+	want := "module example.com/daemon\n\ngo 1.21\n\nrequire golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + "\n"
+	if gomod != want {
+		t.Errorf("go.mod after -vendor-safeprobe:\n%s\nwant:\n%s", gomod, want)
+	}
+	if src := readFile(t, filepath.Join(dir, "alive.go")); !strings.Contains(src, "safeprobe.Alive(pid)") {
+		t.Errorf("the fix does not call the vendored copy:\n%s", src)
+	}
+	mustRun(t, 0, dir, offlineEnv, "go", "build", "./...")
+	mustRun(t, 0, dir, offlineEnv, "go", "vet", "./...")
+	if r := run(t, dir, offlineEnv, "go", "mod", "tidy", "-diff"); r.code != 0 {
+		t.Errorf("go.mod is not tidy after -vendor-safeprobe:\n%s%s", r.stdout, r.stderr)
+	}
+	if gomod := readFile(t, filepath.Join(dir, "go.mod")); gomod != want {
+		t.Errorf("go.mod after go build, go vet and go mod tidy -diff:\n%s", gomod)
+	}
+}
+
 // embeddedWithHeader is what -vendor-safeprobe writes: each embedded
 // safeprobe file under a generated-code header.
 func embeddedWithHeader(t *testing.T) map[string]string {
@@ -237,7 +271,7 @@ func TestVendorSafeprobeVendorDir(t *testing.T) {
 	t.Parallel()
 	bin := pidlintBin(t)
 	files := maps.Clone(daemonModule)
-	files["go.mod"] = "module example.com/daemon\n\ngo 1.26.0\n\nrequire golang.org/x/sync " + pidlint.Requires("golang.org/x/sync") + "\n"
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.26.0\n\nrequire golang.org/x/sync " + rootRequires(t, "golang.org/x/sync") + "\n"
 	files["group.go"] = "package main\n\nimport \"golang.org/x/sync/errgroup\"\n\nvar _ errgroup.Group\n"
 	dir := writeModule(t, files)
 	offline := []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}

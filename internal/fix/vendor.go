@@ -106,6 +106,7 @@ func vendorSafeprobe(r *gocmd.Runner, rel, safeprobeFlag string) (*vendoring, er
 	}
 	note, err := requireSys(r, mod)
 	if err != nil {
+		saved.restore()
 		return nil, err
 	}
 	if note != "" {

@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"archive/zip"
+	"bytes"
 	"maps"
 	"os"
 	"path/filepath"
@@ -146,17 +148,78 @@ func TestVendorSafeprobeOldGo(t *testing.T) {
 	}
 	t.Parallel()
 	files := maps.Clone(daemonModule)
-	files["go.mod"] = "module example.com/daemon\n\ngo 1.22\n\nrequire golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + "\n"
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.20\n\nrequire golang.org/x/sys " + pidlint.Requires("golang.org/x/sys") + "\n"
 	dir := writeModule(t, files)
 	v, err := vendorSafeprobe(&gocmd.Runner{Dir: dir}, "internal/safeprobe", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "internal/safeprobe is written for go " + pidlint.GoVersion() + "; go.mod says go 1.22: if it does not build, raise it with go get go@" + pidlint.GoVersion()
+	want := "internal/safeprobe is written for go " + pidlint.GoVersion() + "; go.mod says go 1.20: if it does not build, raise it with go get go@" + pidlint.GoVersion()
 	if !slices.Contains(v.notes, want) {
 		t.Errorf("notes %q, want %q", v.notes, want)
 	}
 	if v.action != "wrote" || len(readDir(t, filepath.Join(dir, "internal", "safeprobe"))) == 0 {
 		t.Errorf("action %q: the copy was not written", v.action)
+	}
+}
+
+// TestVendorSafeprobeKeepsGoLine vendors into a module at go 1.21 from a
+// proxy whose golang.org/x/sys, at safeprobe's version, declares go 1.22:
+// go get would raise the go line, so the run fails saying so and leaves
+// go.mod, go.sum and the directory as they were.
+func TestVendorSafeprobeKeepsGoLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	version := pidlint.Requires(sysModule)
+	proxy := t.TempDir()
+	vdir := filepath.Join(proxy, "golang.org", "x", "sys", "@v")
+	if err := os.MkdirAll(vdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sysMod := "module golang.org/x/sys\n\ngo 1.22\n"
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	for name, data := range map[string]string{"go.mod": sysMod, "unix/unix.go": "package unix\n"} {
+		w, err := zw.Create(sysModule + "@" + version + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(data))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		version + ".mod":  sysMod,
+		version + ".info": `{"Version":"` + version + `"}`,
+		version + ".zip":  zipped.String(),
+		"list":            version + "\n",
+	} {
+		if err := os.WriteFile(filepath.Join(vdir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-mod=mod -modcacherw")
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOTOOLCHAIN", "local")
+
+	files := maps.Clone(daemonModule)
+	files["go.mod"] = "module example.com/daemon\n\ngo 1.21\n"
+	dir := writeModule(t, files)
+	_, err := vendorSafeprobe(&gocmd.Runner{Dir: dir}, "internal/safeprobe", "")
+	if err == nil || !strings.Contains(err.Error(), `changes go.mod's go line from "1.21" to "1.22"`) {
+		t.Fatalf("vendorSafeprobe = %v, want an error saying go get changes the go line", err)
+	}
+	if gomod := readFile(t, filepath.Join(dir, "go.mod")); gomod != files["go.mod"] {
+		t.Errorf("go.mod after the refused run:\n%s", gomod)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.sum")); !os.IsNotExist(err) {
+		t.Errorf("the refused run left a go.sum: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "internal")); !os.IsNotExist(err) {
+		t.Errorf("the refused run wrote internal/: %v", err)
 	}
 }

@@ -18,8 +18,9 @@ import (
 )
 
 // requireSys makes the module require golang.org/x/sys at least at the
-// version safeprobe is built with, which the copy imports. It returns a
-// line for the user when it changed go.mod.
+// version safeprobe is built with, which the copy imports, and leaves the
+// go and toolchain lines as they were. It returns a line for the user
+// when it changed go.mod.
 func requireSys(r *gocmd.Runner, mod *gocmd.Module) (string, error) {
 	want := pidlint.Requires(sysModule)
 	have, ok := mod.Require[sysModule]
@@ -27,12 +28,17 @@ func requireSys(r *gocmd.Runner, mod *gocmd.Module) (string, error) {
 		return "", nil
 	}
 	target := sysModule + "@" + want
-	args := []string{"get", target}
-	if mod.GoVersion != "" {
-		args = append(args, "go@"+mod.GoVersion) // refuse, rather than raise the go line
-	}
-	if _, err := r.Output(args...); err != nil {
+	// Not with go@<go line>, which would hold the go line: go get reads
+	// go@1.21 as the latest 1.21.x release and writes that.
+	if _, err := r.Output("get", target); err != nil {
 		return "", fmt.Errorf("-vendor-safeprobe: safeprobe imports %s %s or later, which go.mod does not require, and %v; add it (go get %s) and run again", sysModule, want, err, target)
+	}
+	after, err := r.MainModule()
+	if err != nil {
+		return "", err
+	}
+	if after.GoVersion != mod.GoVersion || after.Toolchain != mod.Toolchain {
+		return "", fmt.Errorf("-vendor-safeprobe: go get %s changes go.mod's go line from %q to %q (toolchain %q to %q); pidlint does not change it: raise it yourself if you mean to, and run again", target, mod.GoVersion, after.GoVersion, mod.Toolchain, after.Toolchain)
 	}
 	return fmt.Sprintf("go get %s: safeprobe imports it", target), nil
 }

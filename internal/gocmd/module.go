@@ -13,6 +13,7 @@ import (
 type Module struct {
 	Dir, Path string
 	GoVersion string            // its go directive
+	Toolchain string            // its toolchain directive, "" if none
 	Require   map[string]string // module path → version, from go.mod
 }
 
@@ -30,14 +31,15 @@ func (r *Runner) MainModule() (*Module, error) {
 		return nil, err
 	}
 	var mf struct {
-		Module  struct{ Path string }
-		Go      string
-		Require []struct{ Path, Version string }
+		Module    struct{ Path string }
+		Go        string
+		Toolchain string
+		Require   []struct{ Path, Version string }
 	}
 	if err := json.Unmarshal([]byte(out), &mf); err != nil {
 		return nil, fmt.Errorf("%s: %v", gomod, err)
 	}
-	m := &Module{Dir: filepath.Dir(gomod), Path: mf.Module.Path, GoVersion: mf.Go, Require: make(map[string]string)}
+	m := &Module{Dir: filepath.Dir(gomod), Path: mf.Module.Path, GoVersion: mf.Go, Toolchain: mf.Toolchain, Require: make(map[string]string)}
 	for _, req := range mf.Require {
 		m.Require[req.Path] = req.Version
 	}

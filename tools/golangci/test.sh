@@ -10,8 +10,9 @@
 #  3. runs bin/custom-gcl on the test module in testdata/ with two
 #     configurations and checks that the findings are exactly the expected
 #     ones (file:line and rule);
-#  4. runs bin/custom-gcl run ./... on this repository with the root
-#     .golangci.yml, which must be clean.
+#  4. runs bin/custom-gcl run ./... on this repository and on safeprobe/
+#     (a module of its own) with the root .golangci.yml, which must be
+#     clean.
 #
 # Usage: tools/golangci/test.sh (make golangci). Set PIDLINT_GCL_REBUILD=1
 # to force the build.
@@ -118,16 +119,19 @@ check "no settings" .golangci-defaults.yml \
 	"probe/probe.go:38 PL003" \
 	"probe/probe.go:51 this pidlint:ignore PL004 matched nothing"
 
-# 4. The project guards itself.
-t=$(now)
-rc=0
-out=$("$bin" run "${gcl_flags[@]}" ./... 2>&1) || rc=$?
-echo "golangci: custom-gcl run ./... (repository): $(since "$t")"
-if [ $rc -ne 0 ]; then
-	echo "FAIL: custom-gcl run ./... exited $rc:"
-	sed 's/^/	/' <<<"$out"
-	failed=1
-fi
+# 4. The project guards itself: this module, and safeprobe, a module of
+#    its own (its .golangci.yml is the root's, found upward).
+for mod in . safeprobe; do
+	t=$(now)
+	rc=0
+	out=$(cd "$repo/$mod" && "$bin" run "${gcl_flags[@]}" ./... 2>&1) || rc=$?
+	echo "golangci: custom-gcl run ./... (in $mod): $(since "$t")"
+	if [ $rc -ne 0 ]; then
+		echo "FAIL: custom-gcl run ./... in $mod exited $rc:"
+		sed 's/^/	/' <<<"$out"
+		failed=1
+	fi
+done
 
 if [ $failed -ne 0 ]; then
 	exit 1

@@ -75,7 +75,7 @@ for mod in "${modules[@]}"; do
 	# Apply every fix, then check that what built still builds.
 	declare -A before=()
 	for goos in "${oses[@]}"; do before[$goos]=$(broken "$dir" "$goos"); done
-	(cd "$dir" && go mod edit -require=github.com/pidlint/pidlint@v0.0.0 -replace=github.com/pidlint/pidlint="$repo")
+	(cd "$dir" && go mod edit -require=github.com/pidlint/pidlint/safeprobe@v0.0.0 -replace=github.com/pidlint/pidlint/safeprobe="$repo/safeprobe")
 	out=$(cd "$dir" && "$pidlint" -strict -fix ./... 2>&1) || true
 	if grep -q "panic:\|conflict\|failed to apply\|could not apply" <<<"$out"; then
 		echo "FAIL: $mod: fixes did not apply:"; echo "$out" | head -20; failed=$((failed + 1))
