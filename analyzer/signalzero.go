@@ -23,7 +23,12 @@ it in every file that builds for windows, however the error is handled,
 unless a runtime.GOOS test (in place, or through a local variable such as
 isWindows := runtime.GOOS == "windows") keeps it off Windows.
 Process.Signal(nil) (or os.Signal(nil)) fails on every OS, so it is
-reported wherever its error is used. Comparing err.Error() with
+reported wherever its error is used. Process.Signal never returns ESRCH:
+os turns it into os.ErrProcessDone on every Unix (os/exec_unix.go,
+os/pidfd_linux.go), so !errors.Is(err, syscall.ESRCH), err != syscall.ESRCH
+or a case syscall.ESRCH after Signal never sees a dead process, and after
+Signal(0) reads it as alive: reported on the ESRCH, which the fix replaces
+with os.ErrProcessDone. Comparing err.Error() with
 "os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
 is reported too. Receivers other than *os.Process are not this rule.`,
 	Bad: `p, _ := os.FindProcess(pid)
@@ -42,6 +47,7 @@ if err := safeprobe.CheckProcess(p); err != nil {
 
 // checkSignal checks (*os.Process).Signal with a constant 0 or nil signal.
 func checkSignal(s *site) {
+	checkSignalESRCH(s)
 	switch {
 	case s.Sig == nil:
 	case s.SigNil:
