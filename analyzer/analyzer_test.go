@@ -253,3 +253,17 @@ func TestDisablePackageRule(t *testing.T) {
 		}
 	}
 }
+
+func TestOwnChild(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "ownchild")
+}
+
+// TestOwnChildGoLine runs on two modules: the advice names
+// Process.WithHandle only where the go line has it (1.26).
+func TestOwnChildGoLine(t *testing.T) {
+	for _, mod := range []string{"go122", "go126"} {
+		t.Run(mod, func(t *testing.T) {
+			analysistest.Run(t, filepath.Join(testdata, "src", "goline", mod), analyzer.Analyzer, "./...")
+		})
+	}
+}

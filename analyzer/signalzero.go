@@ -28,7 +28,12 @@ os turns it into os.ErrProcessDone on every Unix (os/exec_unix.go,
 os/pidfd_linux.go), so !errors.Is(err, syscall.ESRCH), err != syscall.ESRCH
 or a case syscall.ESRCH after Signal never sees a dead process, and after
 Signal(0) reads it as alive: reported on the ESRCH, which the fix replaces
-with os.ErrProcessDone. Comparing err.Error() with
+with os.ErrProcessDone. On a child the program started itself (an
+exec.Cmd's Process, os.StartProcess's, or a variable or field set only from
+them), Signal(0) succeeds until the child is waited for, exited or not: the
+finding points at Wait (a goroutine that waits and records the exit) and,
+where the go line is 1.26 or later, at the handle the Process holds
+(Process.WithHandle), and offers no PID probe as a fix. Comparing err.Error() with
 "os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
 is reported too. Receivers other than *os.Process are not this rule.`,
 	Bad: `p, _ := os.FindProcess(pid)
@@ -52,6 +57,13 @@ func checkSignal(s *site) {
 	case s.Sig == nil:
 	case s.SigNil:
 		signalNil(s)
+	case s.SigZero && ownChild(s.r, s.cur, s.PID):
+		s.errProbe(errProbe{
+			what:    "Process.Signal(0)",
+			windows: true,
+			child:   true,
+			instead: childAdvice(s),
+		}, 0)
 	case s.SigZero:
 		s.errProbe(errProbe{
 			what:    "Process.Signal(0)",
@@ -60,6 +72,17 @@ func checkSignal(s *site) {
 			advice:  "safeprobe.CheckProcess",
 		}, 0)
 	}
+}
+
+// childAdvice is what to do instead of probing a child this program
+// started: wait for it; from Go 1.26 on, or look at the handle its Process
+// holds (a pidfd on Linux, a process handle on windows).
+func childAdvice(s *site) string {
+	advice := "wait for it instead: a goroutine that calls Wait and records the exit"
+	if goAtLeast(s.r.pass, s.fs.file, "go1.26") {
+		advice += ", or check the handle its Process holds (Process.WithHandle: a pidfd on linux, a process handle on windows)"
+	}
+	return advice
 }
 
 // signalNil reports Process.Signal(nil) whose error is used: it fails on
