@@ -205,6 +205,12 @@ func TestSignalStale(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalstalefix")
 }
 
+// TestSignalStaleCommand: kill, pkill -F and taskkill run through
+// exec.Command with a PID from a file.
+func TestSignalStaleCommand(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstalecmd")
+}
+
 // TestSignalNil: Process.Signal(nil) fails on every OS.
 func TestSignalNil(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalnil")

@@ -22,7 +22,7 @@ var signalStaleRule = Rule{
 	ID:      "PL007",
 	Name:    "signal-unverified-pid",
 	Title:   "a signal sent to a PID read from storage, unverified",
-	Summary: "a real signal (`syscall.Kill`, `Process.Signal`/`Kill`) sent to a PID read from a PID or state file, with no check that it still names the process that wrote it",
+	Summary: "a real signal (`syscall.Kill`, `Process.Signal`/`Kill`, `kill`/`pkill -F`/`taskkill` run by `exec.Command`) sent to a PID read from a PID or state file, with no check that it still names the process that wrote it",
 	Text: `A PID file, a JSON state file or any record on disk names a process only
 while that process lives. After a crash, a reboot or plain PID reuse the
 number belongs to someone else, and SIGTERM or SIGKILL sent to it stops an
@@ -33,7 +33,9 @@ negative number signals a whole process group. The rule follows the PID
 from os.ReadFile, os.Open with bufio or fmt.Fscan, and JSON, YAML or gob
 decoding, through variables, struct fields, parameters and helpers (across
 packages, by analysis facts) to syscall.Kill, unix.Kill, Process.Signal or
-Process.Kill with a signal other than 0. Not reported: code that checks the
+Process.Kill with a signal other than 0, and to the commands that signal a
+PID: exec.Command("kill", "-9", pid) and pkill -F pidfile on Unix,
+taskkill /PID pid on Windows. Not reported: code that checks the
 process's identity (its start or creation time, command line or executable,
 a pidfd, safeprobe.Lookup and Identity.Probe) or that the owner still holds
 its file lock; PIDs of children the code started; its own PID; PIDs the
@@ -69,7 +71,11 @@ func checkSignalStale(r *runner, rule string) {
 			if s == nil {
 				continue
 			}
-			if o := p.Origin(d.Fn, s.PID); o != nil {
+			o := p.Origin(d.Fn, s.PID)
+			if s.FileArg {
+				o = &pidflow.Origin{Source: "the PID file pkill -F reads", ReadIn: d.Fn, Path: s.PID}
+			}
+			if o != nil {
 				reportStale(r, rule, d, c, s, o)
 			}
 		}
@@ -91,11 +97,24 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 	}
 	checked := p.Checked(d, s, o)
 	where := os
-	if !s.Process && !s.ViaFact {
+	switch {
+	case s.Command == "taskkill":
+		where &= goos.Windows
+		checked = true // taskkill refuses 0 and negative numbers
+	case s.Command != "":
+		where &= goos.Unix // kill(1), pkill(1)
+		checked = checked || s.FileArg
+	case !s.Process && !s.ViaFact:
 		where &= goos.Unix // kill(2)
 	}
+	if where == 0 {
+		return // the program is not there where this code builds
+	}
 	sig := "a kill"
-	if s.Sig != nil {
+	switch {
+	case s.SigText != "":
+		sig = s.SigText
+	case s.Sig != nil:
 		sig = fs.source(s.Sig)
 	}
 	const safe = "verify it with safeprobe.Lookup and Identity.Probe, or hold a safeprobe lock and use safeprobe.SignalOwner"
@@ -120,7 +139,7 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 // when the PID was read, in the same function, from a file the package uses
 // as a safeprobe lock, and the edit leaves code that builds.
 func signalOwnerFix(r *runner, d pidflow.Func, fs *fileState, s *pidflow.Sink, o *pidflow.Origin) *fixPlan {
-	if s.ViaFact || o.ReadIn != d.Fn || o.Path == nil {
+	if s.ViaFact || s.Command != "" || o.ReadIn != d.Fn || o.Path == nil {
 		return nil
 	}
 	if !o.Inspect && !r.pidFlow().Locked(o.Path) {

@@ -60,8 +60,12 @@ func New(pass *analysis.Pass, in *inspector.Inspector, cls *calls.Classifier) *F
 	f.taint = newTaint(pass, cls, f.funcs)
 	var source, sink, own bool
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
-		if fn := calls.Callee(pass.TypesInfo, cur.Node().(*ast.CallExpr)); fn != nil {
+		call := cur.Node().(*ast.CallExpr)
+		if fn := calls.Callee(pass.TypesInfo, call); fn != nil {
 			s, k, o := f.interesting(fn)
+			if !k && calls.RolesOf(fn, cls.Safeprobe)&calls.Command != 0 {
+				k = f.Sink(call) != nil // exec.Command("kill", …)
+			}
 			source, sink, own = source || s, sink || k, own || o
 		}
 	}
