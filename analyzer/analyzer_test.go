@@ -211,6 +211,12 @@ func TestSignalStaleCommand(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstalecmd")
 }
 
+// TestSignalStaleWide: a PID parsed wider than 32 bits and checked only
+// for > 0 reaches kill(2) as -1.
+func TestSignalStaleWide(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstalewide")
+}
+
 // TestSignalNil: Process.Signal(nil) fails on every OS.
 func TestSignalNil(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalnil")

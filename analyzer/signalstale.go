@@ -29,7 +29,11 @@ number belongs to someone else, and SIGTERM or SIGKILL sent to it stops an
 unrelated process (on Windows, Process.Kill terminates it). A file holding 0
 or -1 is worse: kill(0, sig) signals the caller's own process group and
 kill(-1, sig) every process it may signal; through os.FindProcess any other
-negative number signals a whole process group. The rule follows the PID
+negative number signals a whole process group. Nor is "pid > 0" enough:
+syscall.Kill and unix.Kill take an int but kill(2) a 32-bit pid_t, so a PID
+parsed with strconv.Atoi or ParseInt(s, 10, 64) and no upper bound lets
+4294967295 through, and the kernel reads it as -1; safeprobe.ParsePID and
+ValidatePID refuse anything outside 1..2147483647. The rule follows the PID
 from os.ReadFile, os.Open with bufio or fmt.Fscan, and JSON, YAML or gob
 decoding, through variables, struct fields, parameters and helpers (across
 packages, by analysis facts) to syscall.Kill, unix.Kill, Process.Signal or
@@ -126,6 +130,9 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 	case !checked:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a negative number signals a whole process group, and any other may by now be an unrelated process; %s",
 			s.What, sig, o.Source, safe)
+	case s.Command == "" && !s.Process && !s.ViaFact && !negated(s.PID) && p.WideParse(d, o) != nil:
+		msg = fmt.Sprintf("%s sends %s to a PID read from %s and parsed with no upper bound: 4294967295 (any number from 2^31 up) passes the > 0 check and reaches kill(2) as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal (on %s); and any other number may by now be an unrelated process; parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID (both refuse anything outside 1..2147483647), then %s",
+			s.What, sig, o.Source, goos.Describe(where), safe)
 	default:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process (on %s); %s",
 			s.What, sig, o.Source, goos.Describe(where), safe)
@@ -133,6 +140,13 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 	f := &finding{rule: rule, pos: s.Call.Pos(), end: s.Call.End(), msg: msg}
 	f.fix = signalOwnerFix(r, d, fs, s, o)
 	r.add(fs, f)
+}
+
+// negated reports whether the PID is negated in place (kill(-pgid, sig)):
+// its truncation to 32 bits is not -1.
+func negated(e ast.Expr) bool {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	return ok && u.Op == token.SUB
 }
 
 // signalOwnerFix replaces the signal with safeprobe.SignalOwner(path, sig)

@@ -146,6 +146,12 @@ func (f *Flow) Checked(in Func, s *Sink, o *Origin) bool {
 	return false
 }
 
+// WideParse returns the strconv call that parsed a PID of origin o,
+// signalled in the function in, as a number wider than kill(2)'s 32-bit
+// pid_t (strconv.Atoi, ParseInt(s, 10, 64)), when no upper bound is
+// checked where it is signalled or read; else nil.
+func (f *Flow) WideParse(in Func, o *Origin) *ast.CallExpr { return wideParseOf(f, in, o) }
+
 // Locked reports whether the package passes the file path e to
 // safeprobe's lock API: whether the file is a safeprobe lock.
 func (f *Flow) Locked(path ast.Expr) bool {

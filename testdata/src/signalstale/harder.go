@@ -37,7 +37,7 @@ func loadPrevious(path string) {
 
 func badKillPrevious() {
 	if previousPID > 0 {
-		syscall.Kill(previousPID, syscall.SIGKILL) // want `PL007: syscall.Kill sends syscall.SIGKILL to a PID read from a file without checking`
+		syscall.Kill(previousPID, syscall.SIGKILL) // want `PL007: syscall.Kill sends syscall.SIGKILL to a PID read from a file and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1`
 	}
 }
 
