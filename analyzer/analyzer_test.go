@@ -265,13 +265,17 @@ func TestOwnChild(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "ownchild")
 }
 
-// TestGoLine runs on two modules, go 1.22 and go 1.26: own-child advice
-// names Process.WithHandle only from 1.26 on, and FindProcess leaks on
-// Linux only from 1.23 on.
+// TestGoLine runs on two modules, go 1.22 and go 1.26, loaded for linux
+// and for darwin: own-child advice names Process.WithHandle only from 1.26
+// on; FindProcess leaks, and Process.Signal(0) is safe from later PID
+// reuse, on Linux only from 1.23 on.
 func TestGoLine(t *testing.T) {
 	for _, mod := range []string{"go122", "go126"} {
-		t.Run(mod, func(t *testing.T) {
-			analysistest.Run(t, filepath.Join(testdata, "src", "goline", mod), analyzer.Analyzer, "./...")
-		})
+		for _, goos := range []string{"linux", "darwin"} {
+			t.Run(mod+"/"+goos, func(t *testing.T) {
+				t.Setenv("GOOS", goos)
+				analysistest.Run(t, filepath.Join(testdata, "src", "goline", mod), analyzer.Analyzer, "./...")
+			})
+		}
 	}
 }

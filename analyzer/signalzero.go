@@ -17,7 +17,15 @@ var signalZeroRule = Rule{
 	Title:   "Process.Signal(0) used as a liveness test",
 	Summary: "`(*os.Process).Signal(0)` as above, and always in code that builds for Windows",
 	Text: `(*os.Process).Signal(syscall.Signal(0)) has kill(pid, 0)'s problems on
-Unix (EPERM reads as dead, zombies as alive). On Windows it always fails with
+Unix (EPERM reads as dead, zombies as alive). A reused PID reads as alive
+too, with a difference: since Go 1.23, on Linux 5.3 and later, a Process
+from os.FindProcess or StartProcess holds a pidfd, so its Signal cannot
+reach a process that took the PID after it was found; a PID reused before
+FindProcess still reads as alive. kill(2) (PL001) and a Process without a
+pidfd (a go line before 1.23, whose toolchain may predate pidfds; kernels
+before 5.3; other OSes) reach whoever has the number now. The message says
+which applies from the file's go line (its //go:build goN or its
+module's). On Windows it always fails with
 "not supported by windows", so every process reads as dead: the rule reports
 it in every file that builds for windows, however the error is handled,
 unless a runtime.GOOS test (in place, or through a local variable such as
@@ -68,6 +76,7 @@ func checkSignal(s *site) {
 		s.errProbe(errProbe{
 			what:    "Process.Signal(0)",
 			windows: true,
+			process: true,
 			check:   s.safeprobeCall("CheckProcess", s.PID),
 			advice:  "safeprobe.CheckProcess",
 		}, 0)

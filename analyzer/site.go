@@ -47,6 +47,8 @@ type errProbe struct {
 	// that ends the message, in place of advice.
 	child   bool
 	instead string
+	// process: the probe signals an *os.Process, which may hold a pidfd.
+	process bool
 }
 
 // errProbe reports a probe whose error at index is the liveness answer.
@@ -70,7 +72,11 @@ func (s *site) errProbe(p errProbe, index int) {
 	case u.Kind == uses.Verdict && p.child:
 		f = s.finding("%s on a child this program started reads it as alive after it exits, until it is waited for (a zombie answers the probe) on %s (where this code builds)", p.what, goos.Describe(unix))
 	case u.Kind == uses.Verdict:
-		f = s.finding("%s as a liveness test reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds)", p.what, goos.Describe(unix))
+		if p.process {
+			f = s.finding("%s as a liveness test %s", p.what, misreads(s, unix))
+		} else {
+			f = s.finding("%s as a liveness test reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds)", p.what, goos.Describe(unix))
+		}
 		if u.Direct != nil && p.alive != "" {
 			alive := p.alive
 			if u.Direct.Op.String() == "!=" {
