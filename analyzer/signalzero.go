@@ -43,7 +43,8 @@ finding points at Wait (a goroutine that waits and records the exit) and,
 where the go line is 1.26 or later, at the handle the Process holds
 (Process.WithHandle), and offers no PID probe as a fix. Comparing err.Error() with
 "os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
-is reported too. Receivers other than *os.Process are not this rule.`,
+is reported too, and with "no such process" after Process.Signal or Kill,
+which never matches. Receivers other than *os.Process are not this rule.`,
 	Bad: `p, _ := os.FindProcess(pid)
 if err := p.Signal(syscall.Signal(0)); err != nil {
 	return false // dead?
