@@ -29,8 +29,9 @@
 //	PL008 pidfile-stale-block    a PID file as the single-instance guard, without a kernel lock
 //
 // Code that already tells EPERM from ESRCH (errors.Is(err, syscall.EPERM),
-// os.IsPermission, counting only ESRCH or os.ErrProcessDone as dead) is not
-// reported. Suggested fixes replace the probe with safeprobe.Check,
+// os.IsPermission, counting only kill's ESRCH or Process.Signal's
+// os.ErrProcessDone as dead) is not reported; ESRCH after Process.Signal,
+// which never returns it, is. Suggested fixes replace the probe with safeprobe.Check,
 // safeprobe.CheckProcess or safeprobe.Alive, add the import and remove the
 // imports the edit leaves unused.
 //

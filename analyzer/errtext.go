@@ -11,7 +11,8 @@ import (
 
 // err.Error() compared with the text of the errors that say a process is
 // gone, instead of errors.Is: PL001 for kill(2)'s ESRCH, PL002 for
-// Process.Signal's os.ErrProcessDone. Checked from the Error call.
+// Process.Signal's os.ErrProcessDone (and PL002 for ESRCH's text after
+// Process.Signal, which never returns ESRCH). Checked from the Error call.
 
 // goneTexts maps the texts to the rule and the error to test instead.
 var goneTexts = []struct{ text, rule, instead string }{
@@ -50,6 +51,11 @@ func checkErrorText(s *site) {
 			if strings.Contains(strings.ToLower(text), g.text) {
 				f := s.finding("err.Error() compared with %q: the text is not an API (a wrapped error does not match, another OS words it differently); use %s", text, g.instead)
 				f.rule = g.rule
+				if g.rule == "PL001" && fromProcess(s) {
+					// os turns ESRCH into os.ErrProcessDone.
+					f = s.finding("err.Error() compared with %q: Process.Signal and Kill never return ESRCH, they return os.ErrProcessDone for a process that is gone, so this never matches; use errors.Is(err, os.ErrProcessDone)", text)
+					f.rule = "PL002"
+				}
 				f.everywhere = true
 				s.r.add(s.fs, f)
 				return
@@ -58,19 +64,33 @@ func checkErrorText(s *site) {
 	}
 }
 
-// fromProbe reports whether the error is the result of a kill(pid, 0) or
-// Signal(0) probe, or of a wrapper of one, which its rule reports.
-func fromProbe(s *site) bool {
+// fromProcess reports whether the error is the result of Process.Signal
+// or Process.Kill.
+func fromProcess(s *site) bool {
+	def := errDefinition(s)
+	return def != nil && s.r.cls.Of(def).Role&(calls.ProcessSignal|calls.ProcessKill) != 0
+}
+
+// errDefinition is the call whose result the error variable, the
+// receiver of err.Error(), holds, or nil.
+func errDefinition(s *site) *ast.CallExpr {
 	sel, ok := ast.Unparen(s.Expr.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return false
+		return nil
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	if !ok {
-		return false
+		return nil
 	}
-	def, ok := ast.Unparen(astq.LocalDefinition(s.info(), s.cur, id)).(*ast.CallExpr)
-	if !ok {
+	def, _ := ast.Unparen(astq.LocalDefinition(s.info(), s.cur, id)).(*ast.CallExpr)
+	return def
+}
+
+// fromProbe reports whether the error is the result of a kill(pid, 0) or
+// Signal(0) probe, or of a wrapper of one, which its rule reports.
+func fromProbe(s *site) bool {
+	def := errDefinition(s)
+	if def == nil {
 		return false
 	}
 	k := s.r.cls.Of(def)

@@ -13,13 +13,21 @@ var findProcessRule = Rule{
 	ID:      "PL003",
 	Name:    "findprocess-liveness",
 	Title:   "os.FindProcess used as a liveness test",
-	Summary: "`os.FindProcess`'s error or result as the verdict in code that builds for a non-Windows OS",
+	Summary: "`os.FindProcess`'s error or result as the verdict in code that builds for a non-Windows OS; FindProcess in a poll loop without `Release`",
 	Text: `os.FindProcess never fails on Unix: it returns a *Process for any PID, so
 "err == nil" or "p != nil" says every PID is alive. (On Windows it does fail
 for a PID that does not exist, but succeeds for an exited process whose
 handle is still open and for pid+1..pid+3.) The rule reports a FindProcess
 whose error or result is the verdict in code that builds for a non-Windows
-OS, unless the process it returns is then signalled, killed or waited for.`,
+OS, unless the process it returns is then signalled, killed or waited for.
+It also reports os.FindProcess in a loop, or in a function called from a
+loop in the package, whose Process is neither released, waited for, stored
+nor handed on: on Windows FindProcess opens a process handle, and since Go
+1.23 on Linux (5.3 and later) it opens a pidfd; either stays open until
+Release or until the garbage collector runs the Process's cleanup, so a
+poller runs out of file descriptors (hashicorp/go-plugin#378,
+hashicorp/nomad#27847). The Linux half is reported where the file's go
+line (its //go:build goN or its module's) is 1.23 or later.`,
 	Bad: `func exists(pid int) bool {
 	_, err := os.FindProcess(pid)
 	return err == nil
@@ -27,7 +35,7 @@ OS, unless the process it returns is then signalled, killed or waited for.`,
 	Good: `func exists(pid int) bool {
 	return safeprobe.Alive(pid)
 }`,
-	OS:    "all but windows",
+	OS:    "all but windows; the loop leak: linux (go line 1.23+), windows",
 	Fix:   true,
 	calls: []callCheck{{roles: calls.FindProcess, check: checkFindProcess}},
 }
@@ -62,42 +70,5 @@ func checkFindProcess(s *site) {
 			f.fix = s.assignError(assign, check)
 		}
 	}
-	s.r.add(s.fs, f)
-}
-
-// findProcessLeak reports, in -strict mode, os.FindProcess in a loop whose
-// process is neither released, waited for, nor handed on: since Go 1.23
-// each call holds a pidfd on Linux (a process handle on Windows) until
-// Release or garbage collection, so a poller can run out of descriptors.
-func findProcessLeak(s *site) {
-	if !astq.InLoop(s.cur) {
-		return
-	}
-	body := astq.EnclosingFunc(s.cur)
-	_, parent := astq.OuterParens(s.cur)
-	switch p := parent.Node().(type) {
-	case *ast.AssignStmt:
-		id, ok := p.Lhs[0].(*ast.Ident)
-		if !ok {
-			return // stored in a field or element: kept on purpose
-		}
-		if v := s.info().ObjectOf(id); v != nil && !astq.Blank(id) {
-			for u := range astq.UsesIn(s.info(), body, v) {
-				sel, isSel := u.Parent().Node().(*ast.SelectorExpr)
-				if !isSel || sel.Sel.Name == "Release" || sel.Sel.Name == "Wait" {
-					return // released, waited for, or handed on
-				}
-			}
-		}
-	case *ast.ExprStmt:
-	default:
-		return // passed on or returned
-	}
-	where := s.os & (goos.Of("linux") | goos.Of("android") | goos.Windows)
-	if where == 0 {
-		return // no descriptor is held elsewhere
-	}
-	f := s.finding("os.FindProcess in a loop without Release: each call holds a pidfd or process handle on %s (where this code builds) until Release or garbage collection, so a poller can run out of file descriptors (strict mode)", goos.Describe(where))
-	f.rawProbe = true
 	s.r.add(s.fs, f)
 }

@@ -21,6 +21,9 @@ type fixPlan struct {
 	// removed is the code the fix deletes: package names used inside it
 	// may leave the file with the fix.
 	removed ast.Node
+	// std: the text names only packages the file imports already, not
+	// safeprobe.
+	std bool
 }
 
 // importEdits returns, for a file whose fixes are all applied together, the
@@ -63,7 +66,7 @@ func (r *runner) importEdits(fs *fileState, fixes []*fixPlan) []analysis.TextEdi
 			}
 		}
 	}
-	adding := true
+	adding := slices.ContainsFunc(fixes, func(f *fixPlan) bool { return !f.std })
 	for _, spec := range fs.file.Imports {
 		if importPath(spec) == r.cfg.safeprobe {
 			adding = false

@@ -19,7 +19,7 @@ var reportFilter = calls.NewFilter(
 	calls.Clause{Called: calls.SyscallKill, Needs: calls.SysKillName},                      // PL001: Syscall(SYS_KILL, …)
 	calls.Clause{Called: calls.ErrorText, Needs: calls.GoneLiteral},                        // PL001, PL002: err.Error() == "no such process"
 	calls.Clause{Called: calls.PathProbe, Needs: calls.ProcLiteral},                        // PL004: os.Stat("/proc/" + pid)
-	calls.Clause{Called: calls.Command, Needs: calls.ProgramLiteral},                       // PL005: exec.Command("kill", "-0", …)
+	calls.Clause{Called: calls.Command, Needs: calls.ProgramLiteral},                       // PL005, PL007: exec.Command("kill", "-0", …), exec.Command("kill", pid)
 	calls.Clause{Called: calls.CreateFile, Needs: calls.ExclName},                          // PL008: os.OpenFile(pidFile, O_CREATE|O_EXCL, …)
 	calls.Clause{Called: calls.StatFile, Needs: calls.PIDName},                             // PL008: os.Stat(pidFile)
 	calls.Clause{Called: calls.SafeAlive | calls.SafeCheck, Needs: calls.SafeprobeLiteral}, // PL008: safeprobe.Alive(pid) refusing the start

@@ -22,18 +22,24 @@ var signalStaleRule = Rule{
 	ID:      "PL007",
 	Name:    "signal-unverified-pid",
 	Title:   "a signal sent to a PID read from storage, unverified",
-	Summary: "a real signal (`syscall.Kill`, `Process.Signal`/`Kill`) sent to a PID read from a PID or state file, with no check that it still names the process that wrote it",
+	Summary: "a real signal (`syscall.Kill`, `Process.Signal`/`Kill`, `kill`/`pkill -F`/`taskkill` run by `exec.Command`) sent to a PID read from a PID or state file, with no check that it still names the process that wrote it",
 	Text: `A PID file, a JSON state file or any record on disk names a process only
 while that process lives. After a crash, a reboot or plain PID reuse the
 number belongs to someone else, and SIGTERM or SIGKILL sent to it stops an
 unrelated process (on Windows, Process.Kill terminates it). A file holding 0
 or -1 is worse: kill(0, sig) signals the caller's own process group and
 kill(-1, sig) every process it may signal; through os.FindProcess any other
-negative number signals a whole process group. The rule follows the PID
+negative number signals a whole process group. Nor is "pid > 0" enough:
+syscall.Kill and unix.Kill take an int but kill(2) a 32-bit pid_t, so a PID
+parsed with strconv.Atoi or ParseInt(s, 10, 64) and no upper bound lets
+4294967295 through, and the kernel reads it as -1; safeprobe.ParsePID and
+ValidatePID refuse anything outside 1..2147483647. The rule follows the PID
 from os.ReadFile, os.Open with bufio or fmt.Fscan, and JSON, YAML or gob
 decoding, through variables, struct fields, parameters and helpers (across
 packages, by analysis facts) to syscall.Kill, unix.Kill, Process.Signal or
-Process.Kill with a signal other than 0. Not reported: code that checks the
+Process.Kill with a signal other than 0, and to the commands that signal a
+PID: exec.Command("kill", "-9", pid) and pkill -F pidfile on Unix,
+taskkill /PID pid on Windows. Not reported: code that checks the
 process's identity (its start or creation time, command line or executable,
 a pidfd, safeprobe.Lookup and Identity.Probe) or that the owner still holds
 its file lock; PIDs of children the code started; its own PID; PIDs the
@@ -69,7 +75,11 @@ func checkSignalStale(r *runner, rule string) {
 			if s == nil {
 				continue
 			}
-			if o := p.Origin(d.Fn, s.PID); o != nil {
+			o := p.Origin(d.Fn, s.PID)
+			if s.FileArg {
+				o = &pidflow.Origin{Source: "the PID file pkill -F reads", ReadIn: d.Fn, Path: s.PID}
+			}
+			if o != nil {
 				reportStale(r, rule, d, c, s, o)
 			}
 		}
@@ -91,11 +101,24 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 	}
 	checked := p.Checked(d, s, o)
 	where := os
-	if !s.Process && !s.ViaFact {
+	switch {
+	case s.Command == "taskkill":
+		where &= goos.Windows
+		checked = true // taskkill refuses 0 and negative numbers
+	case s.Command != "":
+		where &= goos.Unix // kill(1), pkill(1)
+		checked = checked || s.FileArg
+	case !s.Process && !s.ViaFact:
 		where &= goos.Unix // kill(2)
 	}
+	if where == 0 {
+		return // the program is not there where this code builds
+	}
 	sig := "a kill"
-	if s.Sig != nil {
+	switch {
+	case s.SigText != "":
+		sig = s.SigText
+	case s.Sig != nil:
 		sig = fs.source(s.Sig)
 	}
 	const safe = "verify it with safeprobe.Lookup and Identity.Probe, or hold a safeprobe lock and use safeprobe.SignalOwner"
@@ -107,6 +130,9 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 	case !checked:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a negative number signals a whole process group, and any other may by now be an unrelated process; %s",
 			s.What, sig, o.Source, safe)
+	case s.Command == "" && !s.Process && !s.ViaFact && !negated(s.PID) && p.WideParse(d, o) != nil:
+		msg = fmt.Sprintf("%s sends %s to a PID read from %s and parsed with no upper bound: 4294967295 (any number from 2^31 up) passes the > 0 check and reaches kill(2) as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal (on %s); and any other number may by now be an unrelated process; parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID (both refuse anything outside 1..2147483647), then %s",
+			s.What, sig, o.Source, goos.Describe(where), safe)
 	default:
 		msg = fmt.Sprintf("%s sends %s to a PID read from %s without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process (on %s); %s",
 			s.What, sig, o.Source, goos.Describe(where), safe)
@@ -116,11 +142,18 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 	r.add(fs, f)
 }
 
+// negated reports whether the PID is negated in place (kill(-pgid, sig)):
+// its truncation to 32 bits is not -1.
+func negated(e ast.Expr) bool {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	return ok && u.Op == token.SUB
+}
+
 // signalOwnerFix replaces the signal with safeprobe.SignalOwner(path, sig)
 // when the PID was read, in the same function, from a file the package uses
 // as a safeprobe lock, and the edit leaves code that builds.
 func signalOwnerFix(r *runner, d pidflow.Func, fs *fileState, s *pidflow.Sink, o *pidflow.Origin) *fixPlan {
-	if s.ViaFact || o.ReadIn != d.Fn || o.Path == nil {
+	if s.ViaFact || s.Command != "" || o.ReadIn != d.Fn || o.Path == nil {
 		return nil
 	}
 	if !o.Inspect && !r.pidFlow().Locked(o.Path) {

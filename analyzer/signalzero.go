@@ -17,15 +17,34 @@ var signalZeroRule = Rule{
 	Title:   "Process.Signal(0) used as a liveness test",
 	Summary: "`(*os.Process).Signal(0)` as above, and always in code that builds for Windows",
 	Text: `(*os.Process).Signal(syscall.Signal(0)) has kill(pid, 0)'s problems on
-Unix (EPERM reads as dead, zombies as alive). On Windows it always fails with
+Unix (EPERM reads as dead, zombies as alive). A reused PID reads as alive
+too, with a difference: since Go 1.23, on Linux 5.3 and later, a Process
+from os.FindProcess or StartProcess holds a pidfd, so its Signal cannot
+reach a process that took the PID after it was found; a PID reused before
+FindProcess still reads as alive. kill(2) (PL001) and a Process without a
+pidfd (a go line before 1.23, whose toolchain may predate pidfds; kernels
+before 5.3; other OSes) reach whoever has the number now. The message says
+which applies from the file's go line (its //go:build goN or its
+module's). On Windows it always fails with
 "not supported by windows", so every process reads as dead: the rule reports
 it in every file that builds for windows, however the error is handled,
 unless a runtime.GOOS test (in place, or through a local variable such as
 isWindows := runtime.GOOS == "windows") keeps it off Windows.
 Process.Signal(nil) (or os.Signal(nil)) fails on every OS, so it is
-reported wherever its error is used. Comparing err.Error() with
+reported wherever its error is used. Process.Signal never returns ESRCH:
+os turns it into os.ErrProcessDone on every Unix (os/exec_unix.go,
+os/pidfd_linux.go), so !errors.Is(err, syscall.ESRCH), err != syscall.ESRCH
+or a case syscall.ESRCH after Signal never sees a dead process, and after
+Signal(0) reads it as alive: reported on the ESRCH, which the fix replaces
+with os.ErrProcessDone. On a child the program started itself (an
+exec.Cmd's Process, os.StartProcess's, or a variable or field set only from
+them), Signal(0) succeeds until the child is waited for, exited or not: the
+finding points at Wait (a goroutine that waits and records the exit) and,
+where the go line is 1.26 or later, at the handle the Process holds
+(Process.WithHandle), and offers no PID probe as a fix. Comparing err.Error() with
 "os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
-is reported too. Receivers other than *os.Process are not this rule.`,
+is reported too, and with "no such process" after Process.Signal or Kill,
+which never matches. Receivers other than *os.Process are not this rule.`,
 	Bad: `p, _ := os.FindProcess(pid)
 if err := p.Signal(syscall.Signal(0)); err != nil {
 	return false // dead?
@@ -42,18 +61,38 @@ if err := safeprobe.CheckProcess(p); err != nil {
 
 // checkSignal checks (*os.Process).Signal with a constant 0 or nil signal.
 func checkSignal(s *site) {
+	checkSignalESRCH(s)
 	switch {
 	case s.Sig == nil:
 	case s.SigNil:
 		signalNil(s)
+	case s.SigZero && ownChild(s.r, s.cur, s.PID):
+		s.errProbe(errProbe{
+			what:    "Process.Signal(0)",
+			windows: true,
+			child:   true,
+			instead: childAdvice(s),
+		}, 0)
 	case s.SigZero:
 		s.errProbe(errProbe{
 			what:    "Process.Signal(0)",
 			windows: true,
+			process: true,
 			check:   s.safeprobeCall("CheckProcess", s.PID),
 			advice:  "safeprobe.CheckProcess",
 		}, 0)
 	}
+}
+
+// childAdvice is what to do instead of probing a child this program
+// started: wait for it; from Go 1.26 on, or look at the handle its Process
+// holds (a pidfd on Linux, a process handle on windows).
+func childAdvice(s *site) string {
+	advice := "wait for it instead: a goroutine that calls Wait and records the exit"
+	if goAtLeast(s.r.pass, s.fs.file, "go1.26") {
+		advice += ", or check the handle its Process holds (Process.WithHandle: a pidfd on linux, a process handle on windows)"
+	}
+	return advice
 }
 
 // signalNil reports Process.Signal(nil) whose error is used: it fails on

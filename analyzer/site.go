@@ -42,6 +42,13 @@ type errProbe struct {
 	// may be empty when no fix fits.
 	check, alive string
 	advice       string // the safeprobe function to name in the message
+	// child: the probe asks about a child this program started, which
+	// reads as alive until it is waited for; instead is then the advice
+	// that ends the message, in place of advice.
+	child   bool
+	instead string
+	// process: the probe signals an *os.Process, which may hold a pidfd.
+	process bool
 }
 
 // errProbe reports a probe whose error at index is the liveness answer.
@@ -62,8 +69,14 @@ func (s *site) errProbe(p errProbe, index int) {
 		f = s.finding("%s decided by comparing err.Error() text: the text is not an API, and EPERM still reads as dead on %s", p.what, goos.Describe(unix))
 	case u.Kind == uses.Verdict && u.Inverted:
 		f = s.finding("inverted liveness test: %s fails for a process that is gone, yet a failure here reads as alive", p.what)
+	case u.Kind == uses.Verdict && p.child:
+		f = s.finding("%s on a child this program started reads it as alive after it exits, until it is waited for (a zombie answers the probe) on %s (where this code builds)", p.what, goos.Describe(unix))
 	case u.Kind == uses.Verdict:
-		f = s.finding("%s as a liveness test reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds)", p.what, goos.Describe(unix))
+		if p.process {
+			f = s.finding("%s as a liveness test %s", p.what, misreads(s, unix))
+		} else {
+			f = s.finding("%s as a liveness test reads EPERM (another user's process) as dead and a zombie or reused PID as alive on %s (where this code builds)", p.what, goos.Describe(unix))
+		}
 		if u.Direct != nil && p.alive != "" {
 			alive := p.alive
 			if u.Direct.Op.String() == "!=" {
@@ -85,6 +98,10 @@ func (s *site) errProbe(p errProbe, index int) {
 // advise ends the message with what to use instead.
 func (f *finding) advise(p errProbe) *finding {
 	if f.rawProbe {
+		return f
+	}
+	if p.instead != "" {
+		f.msg += "; " + p.instead
 		return f
 	}
 	use := p.advice

@@ -31,9 +31,9 @@ var programs = map[string]Program{
 	"kill": KillZero, "ps": PsPID, "pgrep": Pgrep, "pkill": PkillZero, "lsof": LsofPID, "tasklist": TasklistPID,
 }
 
-// wordPrograms are the programs a word names; tasklist probes only with
-// its PID filter.
-var wordPrograms = []string{"kill", "ps", "pgrep", "pkill", "lsof"}
+// wordPrograms are the programs a word names: the probes (tasklist probes
+// only with its PID filter) and taskkill, which PL007 follows.
+var wordPrograms = []string{"kill", "ps", "pgrep", "pkill", "lsof", "taskkill"}
 
 // shells run their script argument.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "cmd", "powershell", "pwsh"}

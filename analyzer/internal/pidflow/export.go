@@ -57,8 +57,8 @@ func (t *taint) exportFacts(d Func) {
 	if t.signals[d.Fn] == nil {
 		for c := range d.Cur.Preorder((*ast.CallExpr)(nil)) {
 			s := sinkOf(t.cls, t.signalsFact, c.Node().(*ast.CallExpr))
-			if s == nil {
-				continue
+			if s == nil || s.Command != "" {
+				continue // commands are followed in their function only
 			}
 			pidExpr := s.PID
 			if s.Process {

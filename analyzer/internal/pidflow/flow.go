@@ -60,8 +60,12 @@ func New(pass *analysis.Pass, in *inspector.Inspector, cls *calls.Classifier) *F
 	f.taint = newTaint(pass, cls, f.funcs)
 	var source, sink, own bool
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
-		if fn := calls.Callee(pass.TypesInfo, cur.Node().(*ast.CallExpr)); fn != nil {
+		call := cur.Node().(*ast.CallExpr)
+		if fn := calls.Callee(pass.TypesInfo, call); fn != nil {
 			s, k, o := f.interesting(fn)
+			if !k && calls.RolesOf(fn, cls.Safeprobe)&calls.Command != 0 {
+				k = f.Sink(call) != nil // exec.Command("kill", …)
+			}
 			source, sink, own = source || s, sink || k, own || o
 		}
 	}
@@ -141,6 +145,12 @@ func (f *Flow) Checked(in Func, s *Sink, o *Origin) bool {
 	}
 	return false
 }
+
+// WideParse returns the strconv call that parsed a PID of origin o,
+// signalled in the function in, as a number wider than kill(2)'s 32-bit
+// pid_t (strconv.Atoi, ParseInt(s, 10, 64)), when no upper bound is
+// checked where it is signalled or read; else nil.
+func (f *Flow) WideParse(in Func, o *Origin) *ast.CallExpr { return wideParseOf(f, in, o) }
 
 // Locked reports whether the package passes the file path e to
 // safeprobe's lock API: whether the file is a safeprobe lock.

@@ -18,6 +18,11 @@ type Sink struct {
 	Process bool     // through an *os.Process: 0 and -1 are refused, other negatives are groups
 	Checked bool     // the callee compares the PID with 0 or 1 (a facts.SignalsPID)
 	ViaFact bool     // a call of a function with a facts.SignalsPID
+	// Command is the program an exec.Command runs to signal PID: kill,
+	// pkill or taskkill; "" for a call.
+	Command string
+	SigText string // the signal as messages name it, for a command
+	FileArg bool   // PID is the path of a file the command reads the PID from (pkill -F)
 }
 
 // Sink returns the real signal call sends, or nil.
@@ -38,6 +43,8 @@ func sinkOf(cls *calls.Classifier, signals func(*types.Func) *facts.SignalsPID, 
 		if k.SendsSignal() {
 			return &Sink{Call: call, PID: k.PID, Sig: k.Sig, What: "Process.Signal", Process: true}
 		}
+	case k.Role&calls.Command != 0:
+		return commandSink(cls, call, k)
 	case k.Role&calls.ProcessKill != 0 && len(call.Args) == 0:
 		if k.SendsSignal() {
 			return &Sink{Call: call, PID: k.PID, What: "Process.Kill", Process: true}

@@ -94,7 +94,7 @@ func summarize(pass *analysis.Pass, cls *calls.Classifier, fns []Func) *summarie
 			if k.Fn.Pkg() == pass.Pkg {
 				calls[d.Fn] = append(calls[d.Fn], k.Fn.Origin())
 			}
-			if startsProcess(k) {
+			if startsProcess(k) && !runsSignalCommand(cls, c, k) {
 				m.starts[d.Fn] = true
 			}
 			m.call(s, k)

@@ -45,6 +45,9 @@ type Err struct {
 	NotExist bool
 	// Propagated: the error itself is returned, maybe wrapped.
 	Propagated bool
+	// ESRCH are the syscall.ESRCH (or unix.ESRCH) expressions the error
+	// is compared with: with errors.Is, == or !=, or as a switch case.
+	ESRCH []ast.Expr
 }
 
 func (u *Err) add(k Kind) {
@@ -148,6 +151,7 @@ func classifyUse(info *types.Info, c inspector.Cursor, u *Err) {
 		case isLivenessError(info, other):
 			u.add(Aware)
 			u.Identity = true
+			u.noteESRCH(info, other)
 		default:
 			if _, ok := astq.IntConst(info, other); ok {
 				u.add(Verdict) // an Errno compared with 0
@@ -161,6 +165,7 @@ func classifyUse(info *types.Info, c inspector.Cursor, u *Err) {
 		case calls.IsPkgFunc(fn, "errors", "Is") && len(p.Args) == 2:
 			if isLivenessError(info, p.Args[1]) {
 				u.add(Aware)
+				u.noteESRCH(info, p.Args[1])
 			} else if IsNotExistError(info, p.Args[1]) {
 				u.add(Verdict)
 				u.NotExist = true
@@ -198,6 +203,13 @@ func isLivenessError(info *types.Info, e ast.Expr) bool {
 		astq.IsPkgObj(info, e, "io/fs", "ErrPermission")
 }
 
+// noteESRCH records e if it names ESRCH.
+func (u *Err) noteESRCH(info *types.Info, e ast.Expr) {
+	if astq.IsPkgObj(info, e, calls.Syscall, "ESRCH") || astq.IsPkgObj(info, e, calls.Unix, "ESRCH") {
+		u.ESRCH = append(u.ESRCH, e)
+	}
+}
+
 // IsNotExistError reports whether e is os.ErrNotExist or fs.ErrNotExist.
 func IsNotExistError(info *types.Info, e ast.Expr) bool {
 	return astq.IsPkgObj(info, e, "os", "ErrNotExist") || astq.IsPkgObj(info, e, "io/fs", "ErrNotExist")
@@ -228,6 +240,7 @@ func classifySwitch(info *types.Info, sw *ast.SwitchStmt, u *Err) {
 			case isLivenessError(info, e):
 				u.add(Aware)
 				u.Identity = true
+				u.noteESRCH(info, e)
 			case astq.IsNil(info, e):
 				u.add(Verdict)
 			}

@@ -43,7 +43,7 @@ func badStopChecked(pidFile string) error {
 	if err != nil || pid <= 0 {
 		return fmt.Errorf("%s: bad pid", pidFile)
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process \(on every Unix`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal \(on every Unix\); and any other number may by now be an unrelated process; parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID \(both refuse anything outside 1..2147483647\), then verify it`
 }
 
 // bufio over the opened file, then os.FindProcess (no check: it opens
@@ -190,7 +190,7 @@ func badStopAll(runDir string) {
 		if err != nil || pid <= 0 {
 			continue
 		}
-		syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking`
+		syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1`
 	}
 }
 

@@ -37,3 +37,9 @@ type worker struct{}
 func (worker) Signal(sig os.Signal) error { return nil }
 
 func workerAlive(w worker) bool { return w.Signal(syscall.Signal(0)) == nil }
+
+// Builds for windows, where Signal(0) always fails, and for Unix, where
+// Signal never returns ESRCH: two findings, two fixes.
+func aliveESRCH(p *os.Process) bool {
+	return !errors.Is(p.Signal(syscall.Signal(0)), syscall.ESRCH) // want `PL002: Process.Signal\(0\) always fails on windows` `PL002: Process.Signal never returns syscall.ESRCH: .*a dead process reads as alive on every Unix`
+}

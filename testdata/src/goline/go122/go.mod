@@ -1,0 +1,3 @@
+module example.com/goline122
+
+go 1.22

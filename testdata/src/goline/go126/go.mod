@@ -1,0 +1,3 @@
+module example.com/goline126
+
+go 1.26
