@@ -34,6 +34,14 @@ func TestFindProcess(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "findprocess")
 }
 
+// TestFindProcessWindows loads findprocesswindows for windows, where its
+// _windows.go file is type-checked: FindProcess as the verdict is wrong
+// there too.
+func TestFindProcessWindows(t *testing.T) {
+	t.Setenv("GOOS", "windows")
+	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "findprocesswindows")
+}
+
 func TestProcStat(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "procstat")
 }

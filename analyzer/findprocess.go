@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 
 	"github.com/pidlint/pidlint/analyzer/internal/astq"
@@ -13,13 +14,18 @@ var findProcessRule = Rule{
 	ID:      "PL003",
 	Name:    "findprocess-liveness",
 	Title:   "os.FindProcess used as a liveness test",
-	Summary: "`os.FindProcess`'s error or result as the verdict in code that builds for a non-Windows OS; FindProcess in a poll loop without `Release`",
+	Summary: "`os.FindProcess`'s error or result as the verdict (it never fails on Unix; on Windows it misreads ACCESS_DENIED and open handles); FindProcess in a poll loop without `Release`",
 	Text: `os.FindProcess never fails on Unix: it returns a *Process for any PID, so
-"err == nil" or "p != nil" says every PID is alive. (On Windows it does fail
-for a PID that does not exist, but succeeds for an exited process whose
-handle is still open and for pid+1..pid+3.) The rule reports a FindProcess
-whose error or result is the verdict in code that builds for a non-Windows
-OS, unless the process it returns is then signalled, killed or waited for.
+"err == nil" or "p != nil" says every PID is alive. On Windows it opens the
+process with PROCESS_QUERY_INFORMATION (os/exec_windows.go): a live elevated
+or other user's process refuses with ACCESS_DENIED and reads as dead, and an
+exited process whose handle some process still holds opens and reads as
+alive, as does pid+1..pid+3 of a live pid (the kernel ignores a PID's two
+low bits). The rule reports a FindProcess whose error or result is the
+verdict on every OS, unless the process it returns is then signalled,
+killed or waited for. safeprobe.Alive and Check wait on the process handle
+on Windows, compare its PID with the one asked for, and settle
+ACCESS_DENIED from the exit code or the process list.
 It also reports os.FindProcess in a loop, or in a function called from a
 loop in the package, whose Process is neither released, waited for, stored
 nor handed on: on Windows FindProcess opens a process handle, and since Go
@@ -35,13 +41,13 @@ line (its //go:build goN or its module's) is 1.23 or later.`,
 	Good: `func exists(pid int) bool {
 	return safeprobe.Alive(pid)
 }`,
-	OS:    "all but windows; the loop leak: linux (go line 1.23+), windows",
+	OS:    "every OS; the loop leak: linux (go line 1.23+), windows",
 	Fix:   true,
 	calls: []callCheck{{roles: calls.FindProcess, check: checkFindProcess}},
 }
 
 // checkFindProcess checks os.FindProcess whose error or result is the
-// verdict: it never fails on Unix.
+// verdict: it never fails on Unix, and misleads on Windows.
 func checkFindProcess(s *site) {
 	findProcessLeak(s)
 	assign, ok := s.cur.Parent().Node().(*ast.AssignStmt)
@@ -57,13 +63,7 @@ func checkFindProcess(s *site) {
 	if !decides {
 		return
 	}
-	unix := s.os &^ goos.Windows
-	var f *finding
-	if unix == 0 {
-		f = s.rawProbe("os.FindProcess (on windows it succeeds for an exited process whose handle is open, and for pid+1..pid+3)")
-	} else {
-		f = s.finding("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; use safeprobe.Check or safeprobe.Alive", goos.Describe(unix))
-	}
+	f := s.finding("%s", findProcessVerdict(s.os))
 	// "_, err := os.FindProcess(pid)" becomes "err := safeprobe.Check(pid)".
 	if astq.Blank(assign.Lhs[0]) && procUse == uses.ProcessUnused && errUse.Kind != uses.Text && !errUse.Identity && !errUse.NotExist {
 		if check := s.safeprobeCall("Check", s.Expr.Args[0]); check != "" {
@@ -71,4 +71,23 @@ func checkFindProcess(s *site) {
 		}
 	}
 	s.r.add(s.fs, f)
+}
+
+// findProcessVerdict says what FindProcess as the verdict gets wrong on
+// the OSes in where: on Unix it never fails; on Windows it opens the process
+// with PROCESS_QUERY_INFORMATION (os/exec_windows.go), which a live
+// elevated or other user's process denies, and which succeeds as long as
+// any handle keeps an exited process's object.
+func findProcessVerdict(where goos.Set) string {
+	const windows = "it fails with ACCESS_DENIED for a live elevated or other user's process (read as dead) " +
+		"and succeeds for an exited process whose handle some process still holds (read as alive)"
+	unix := where &^ goos.Windows
+	switch {
+	case !where.Has(goos.Windows):
+		return fmt.Sprintf("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; use safeprobe.Check or safeprobe.Alive", goos.Describe(unix))
+	case unix == 0:
+		return "os.FindProcess as a liveness test is wrong on windows (where this code builds): " + windows +
+			"; use safeprobe.Check or safeprobe.Alive, which wait on the process handle and, on ACCESS_DENIED, ask its exit code or the process list"
+	}
+	return fmt.Sprintf("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; on windows %s; use safeprobe.Check or safeprobe.Alive", goos.Describe(unix), windows)
 }

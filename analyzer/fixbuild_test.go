@@ -21,7 +21,7 @@ import (
 // the default safeprobe path.
 var fixedPackages = []string{
 	"killzero", "killzeroimports", "signalzero", "signalwindows",
-	"findprocess", "procstat", "wrapper/procutil", "wrapper/daemon", "signalstalefix", "signalnil", "ownchild",
+	"findprocess", "findprocesswindows", "procstat", "wrapper/procutil", "wrapper/daemon", "signalstalefix", "signalnil", "ownchild",
 }
 
 // fixedRuns are the analyzers whose fixes TestFixesBuild builds, each

@@ -9,7 +9,7 @@ import (
 )
 
 func exists(pid int) bool {
-	_, err := os.FindProcess(pid) // want `PL003: os.FindProcess never fails on any OS but windows \(where this code builds\): every PID reads as alive; use safeprobe.Check or safeprobe.Alive`
+	_, err := os.FindProcess(pid) // want `PL003: os.FindProcess never fails on any OS but windows \(where this code builds\): every PID reads as alive; on windows it fails with ACCESS_DENIED for a live elevated or other user's process \(read as dead\) and succeeds for an exited process whose handle some process still holds \(read as alive\); use safeprobe.Check or safeprobe.Alive`
 	return err == nil
 }
 

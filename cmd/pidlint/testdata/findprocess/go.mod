@@ -1,0 +1,3 @@
+module example.com/findprocess
+
+go 1.24
