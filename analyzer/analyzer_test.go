@@ -253,3 +253,11 @@ func TestDisablePackageRule(t *testing.T) {
 		}
 	}
 }
+
+// TestUnixOnlyPackage checks that a package that cannot build for windows
+// (a file that builds there by its name calls syscall.Kill, or imports
+// golang.org/x/sys/unix) gets no message about windows, and that a test
+// file that cannot does not take windows from the package's own files.
+func TestUnixOnlyPackage(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "unixonly", "unixonlysys", "unixtestonly")
+}

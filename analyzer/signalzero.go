@@ -21,7 +21,10 @@ Unix (EPERM reads as dead, zombies as alive). On Windows it always fails with
 "not supported by windows", so every process reads as dead: the rule reports
 it in every file that builds for windows, however the error is handled,
 unless a runtime.GOOS test (in place, or through a local variable such as
-isWindows := runtime.GOOS == "windows") keeps it off Windows.
+isWindows := runtime.GOOS == "windows") keeps it off Windows. A package
+that cannot build for windows (a file the windows build would include
+calls syscall.Kill or imports golang.org/x/sys/unix; an x_unix.go name is
+no build constraint) gets the Unix message only.
 Process.Signal(nil) (or os.Signal(nil)) fails on every OS, so it is
 reported wherever its error is used. Comparing err.Error() with
 "os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
@@ -80,7 +83,7 @@ func signalZeroSyntax(r *runner, name string, src []byte, rule string) {
 		return // parse only files that may hold the probe
 	}
 	fs := r.parseIgnored(name, src)
-	if fs == nil || !fs.os.Has(goos.Windows) {
+	if fs == nil || !r.buildable(fs, fs.os).Has(goos.Windows) {
 		return
 	}
 	names := syscallNames(fs.file)

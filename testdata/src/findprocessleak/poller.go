@@ -20,7 +20,7 @@ func watch(pids []int, done chan struct{}) {
 			if err != nil {
 				continue
 			}
-			p.Signal(syscall.SIGUSR1)
+			p.Signal(syscall.SIGINT)
 		}
 	}
 }
