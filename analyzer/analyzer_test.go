@@ -261,3 +261,9 @@ func TestDisablePackageRule(t *testing.T) {
 func TestUnixOnlyPackage(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "unixonly", "unixonlysys", "unixtestonly")
 }
+
+// TestProcStatUnix checks that PL004 names, among the OSes a file builds
+// for, only those without /proc/<pid>.
+func TestProcStatUnix(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "procstatunix")
+}

@@ -27,7 +27,7 @@ var goosOf = map[string]string{
 	"proc/proc_darwin.go":             "on darwin (",
 	"proc/proc_freebsd.go":            "on freebsd (",
 	"proc/proc_windows.go":            "on windows (",
-	"proc/procfs.go":                  "on any OS but linux (",
+	"proc/procfs.go":                  "on darwin, dragonfly, freebsd, js, netbsd, openbsd, wasip1 and windows (",
 }
 
 // noCgo keeps the cgo file of testdata/goos/cgoonly out of every build:
