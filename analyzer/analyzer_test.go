@@ -267,3 +267,10 @@ func TestUnixOnlyPackage(t *testing.T) {
 func TestProcStatUnix(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "procstatunix")
 }
+
+// TestFoundOnly checks the fixes of a Signal(0) on a process found only to
+// be probed: safeprobe.Alive or safeprobe.Check of the PID, and the
+// FindProcess, its error check and the imports they leave unused deleted.
+func TestFoundOnly(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "pidonly")
+}

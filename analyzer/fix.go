@@ -21,6 +21,35 @@ type fixPlan struct {
 	// removed is the code the fix deletes: package names used inside it
 	// may leave the file with the fix.
 	removed ast.Node
+	// dead are statements the fix leaves unused (the FindProcess whose
+	// process it no longer probes), deleted with their lines.
+	dead []ast.Node
+}
+
+// deletes reports whether the fix deletes the code at pos.
+func (f *fixPlan) deletes(pos token.Pos) bool {
+	if f.removed.Pos() <= pos && pos < f.removed.End() {
+		return true
+	}
+	for _, n := range f.dead {
+		if n.Pos() <= pos && pos < n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// deletesUseOf reports whether the fix deletes a use of pn.
+func (f *fixPlan) deletesUseOf(info *types.Info, pn *types.PkgName) bool {
+	if usesPkgName(info, f.removed, pn) {
+		return true
+	}
+	for _, n := range f.dead {
+		if usesPkgName(info, n, pn) {
+			return true
+		}
+	}
+	return false
 }
 
 // importEdits returns, for a file whose fixes are all applied together, the
@@ -35,7 +64,7 @@ func (r *runner) importEdits(fs *fileState, fixes []*fixPlan) []analysis.TextEdi
 	remaining := make(map[*types.PkgName]int)
 	covered := func(pos token.Pos) bool {
 		for _, f := range fixes {
-			if f.removed.Pos() <= pos && pos < f.removed.End() {
+			if f.deletes(pos) {
 				return true
 			}
 		}
@@ -57,7 +86,7 @@ func (r *runner) importEdits(fs *fileState, fixes []*fixPlan) []analysis.TextEdi
 		}
 		// Delete only what the fixes made unused: it had uses before.
 		for _, f := range fixes {
-			if usesPkgName(info, f.removed, pn) {
+			if f.deletesUseOf(info, pn) {
 				deleted = append(deleted, spec)
 				break
 			}

@@ -28,13 +28,17 @@ no build constraint) gets the Unix message only.
 Process.Signal(nil) (or os.Signal(nil)) fails on every OS, so it is
 reported wherever its error is used. Comparing err.Error() with
 "os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
-is reported too. Receivers other than *os.Process are not this rule.`,
+is reported too. Receivers other than *os.Process are not this rule.
+The fix probes through safeprobe.CheckProcess(p); when p comes from an
+os.FindProcess(pid) just before, used for nothing else, it asks about the
+PID instead (safeprobe.Alive(pid) for "== nil", safeprobe.Check(pid) for
+the error) and deletes the FindProcess, with an "if err != nil { return
+false }" after it when Alive replaces the probe, and imports left unused.`,
 	Bad: `p, _ := os.FindProcess(pid)
 if err := p.Signal(syscall.Signal(0)); err != nil {
 	return false // dead?
 }`,
-	Good: `p, _ := os.FindProcess(pid)
-if err := safeprobe.CheckProcess(p); err != nil {
+	Good: `if err := safeprobe.Check(pid); err != nil {
 	return false // exited, a zombie, or never existed
 }`,
 	OS:          "windows (always), Unix",
@@ -50,12 +54,21 @@ func checkSignal(s *site) {
 	case s.SigNil:
 		signalNil(s)
 	case s.SigZero:
-		s.errProbe(errProbe{
+		p := errProbe{
 			what:    "Process.Signal(0)",
 			windows: true,
 			check:   s.safeprobeCall("CheckProcess", s.PID),
 			advice:  "safeprobe.CheckProcess",
-		}, 0)
+		}
+		// A process found only for this probe: the code had only a PID.
+		if found := s.foundOnly(); found != nil {
+			p.found = found
+			p.alive = s.safeprobeCall("Alive", found.pid)
+			if found.dead != nil {
+				p.check, p.advice = s.safeprobeCall("Check", found.pid), "safeprobe.Check"
+			}
+		}
+		s.errProbe(p, 0)
 	}
 }
 

@@ -41,7 +41,8 @@ type errProbe struct {
 	// means alive"; alive the one that replaces "probe == nil". Either
 	// may be empty when no fix fits.
 	check, alive string
-	advice       string // the safeprobe function to name in the message
+	advice       string     // the safeprobe function to name in the message
+	found        *foundOnly // the FindProcess a fix makes dead, or nil
 }
 
 // errProbe reports a probe whose error at index is the liveness answer.
@@ -77,6 +78,13 @@ func (s *site) errProbe(p errProbe, index int) {
 		f = s.rawProbe(p.what)
 		if u.Kind != uses.Text && !u.Identity {
 			f.fix = s.replaceCall(p.check)
+		}
+	}
+	if f.fix != nil && p.found != nil {
+		// The fix names the PID, not the process: the FindProcess goes.
+		f.fix.dead = p.found.dead
+		if p.alive != "" && strings.TrimPrefix(f.fix.newText, "!") == p.alive {
+			f.fix.dead = p.found.deadAlive
 		}
 	}
 	s.r.add(s.fs, f.advise(p))
