@@ -2,6 +2,10 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/pidlint/pidlint/analyzer/internal/astq"
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
@@ -19,7 +23,11 @@ var findProcessRule = Rule{
 for a PID that does not exist, but succeeds for an exited process whose
 handle is still open and for pid+1..pid+3.) The rule reports a FindProcess
 whose error or result is the verdict in code that builds for a non-Windows
-OS, unless the process it returns is then signalled, killed or waited for.`,
+OS, unless the process it returns is then signalled, killed or waited for.
+The fix asks safeprobe about the PID: "_, err := os.FindProcess(pid)" and
+"return err == nil" on the next line (or "p, _ := …" and "p != nil")
+become "return safeprobe.Alive(pid)"; an error used otherwise comes from
+safeprobe.Check(pid).`,
 	Bad: `func exists(pid int) bool {
 	_, err := os.FindProcess(pid)
 	return err == nil
@@ -56,8 +64,15 @@ func checkFindProcess(s *site) {
 	} else {
 		f = s.finding("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; use safeprobe.Check or safeprobe.Alive", goos.Describe(unix))
 	}
+	// "_, err := os.FindProcess(pid); return err == nil" becomes
+	// "return safeprobe.Alive(pid)", and "p, _ := …; return p != nil" too.
+	for i, lhs := range assign.Lhs {
+		if other := assign.Lhs[1-i]; f.fix == nil && astq.Blank(other) {
+			f.fix = s.aliveForOnlyUse(assign, lhs, i == 0)
+		}
+	}
 	// "_, err := os.FindProcess(pid)" becomes "err := safeprobe.Check(pid)".
-	if astq.Blank(assign.Lhs[0]) && procUse == uses.ProcessUnused && errUse.Kind != uses.Text && !errUse.Identity && !errUse.NotExist {
+	if f.fix == nil && astq.Blank(assign.Lhs[0]) && procUse == uses.ProcessUnused && errUse.Kind != uses.Text && !errUse.Identity && !errUse.NotExist {
 		if check := s.safeprobeCall("Check", s.Expr.Args[0]); check != "" {
 			f.fix = s.assignError(assign, check)
 		}
@@ -100,4 +115,55 @@ func findProcessLeak(s *site) {
 	f := s.finding("os.FindProcess in a loop without Release: each call holds a pidfd or process handle on %s (where this code builds) until Release or garbage collection, so a poller can run out of file descriptors (strict mode)", goos.Describe(where))
 	f.rawProbe = true
 	s.r.add(s.fs, f)
+}
+
+// aliveForOnlyUse is the fix for a FindProcess whose one result lhs is
+// used once, compared with nil in the statement right after it: the
+// comparison becomes safeprobe.Alive(pid) (negated as the comparison
+// reads), and the FindProcess goes. isProc: lhs is the *os.Process, which
+// is non-nil for "alive"; else the error, nil for "alive".
+func (s *site) aliveForOnlyUse(assign *ast.AssignStmt, lhs ast.Expr, isProc bool) *fixPlan {
+	info := s.info()
+	id, ok := lhs.(*ast.Ident)
+	if !ok || assign.Tok != token.DEFINE || !s.fs.ownLines(assign) {
+		return nil
+	}
+	pid, ok := ast.Unparen(s.Expr.Args[0]).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	stmt := s.cur.Parent()
+	if stmt.Node() != assign || stmt.ParentEdgeKind() != edge.BlockStmt_List {
+		return nil
+	}
+	next, ok := stmt.NextSibling()
+	if !ok {
+		return nil
+	}
+	var use inspector.Cursor
+	for u := range astq.UsesIn(info, astq.EnclosingFunc(s.cur), info.Defs[id]) {
+		if use.Valid() {
+			return nil // used more than once
+		}
+		use = u
+	}
+	if !use.Valid() || enclosingStmt(use) != next {
+		return nil
+	}
+	cmp, ok := use.Parent().Node().(*ast.BinaryExpr)
+	if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !astq.IsNil(info, cmp.X) && !astq.IsNil(info, cmp.Y) {
+		return nil
+	}
+	alive := s.safeprobeCall("Alive", pid)
+	if alive == "" {
+		return nil
+	}
+	if (cmp.Op == token.NEQ) != isProc { // "err != nil", "p == nil"
+		alive = "!" + alive
+	}
+	fix := s.replace(cmp, alive, cmp)
+	if fix != nil {
+		fix.dead = []ast.Node{assign}
+	}
+	return fix
 }

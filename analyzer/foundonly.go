@@ -136,7 +136,8 @@ func identOf(e ast.Expr) *ast.Ident {
 }
 
 // ownLines reports whether n is alone on its lines, so that deleting them
-// deletes nothing else (no comment, no other statement).
+// deletes nothing else: no other statement, no comment but one at the end
+// of its last line, which speaks of n.
 func (fs *fileState) ownLines(n ast.Node) bool {
 	if !fs.readSource() {
 		return false
@@ -145,5 +146,6 @@ func (fs *fileState) ownLines(n ast.Node) bool {
 	end := fs.tf.Offset(nextLineStart(fs.tf, n.End()))
 	before := fs.src[start:fs.tf.Offset(n.Pos())]
 	after := fs.src[fs.tf.Offset(n.End()):end]
-	return len(bytes.TrimSpace(before)) == 0 && len(bytes.TrimSpace(after)) == 0
+	after = bytes.TrimSpace(after)
+	return len(bytes.TrimSpace(before)) == 0 && (len(after) == 0 || bytes.HasPrefix(after, []byte("//")))
 }
