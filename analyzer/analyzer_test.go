@@ -274,3 +274,10 @@ func TestProcStatUnix(t *testing.T) {
 func TestFoundOnly(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "pidonly")
 }
+
+// TestKillZeroText checks that a probe decided by its error's text is
+// said to read EPERM as dead only when the text names neither ESRCH's nor
+// EPERM's message.
+func TestKillZeroText(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "killzerotext")
+}

@@ -59,6 +59,9 @@ func (s *site) errProbe(p errProbe, index int) {
 		}
 	case unix == 0:
 		f = s.rawProbe(p.what)
+	case u.Kind == uses.Text && u.TextApart:
+		// The text tells ESRCH from EPERM: only its fragility is wrong.
+		f = s.finding("%s decided by comparing err.Error() text: the text is not an API (a wrapped error does not match, another OS words it differently)", p.what)
 	case u.Kind == uses.Text:
 		f = s.finding("%s decided by comparing err.Error() text: the text is not an API, and EPERM still reads as dead on %s", p.what, goos.Describe(unix))
 	case u.Kind == uses.Verdict && u.Inverted:
