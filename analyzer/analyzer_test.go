@@ -281,3 +281,9 @@ func TestFoundOnly(t *testing.T) {
 func TestKillZeroText(t *testing.T) {
 	analysistest.Run(t, testdata, analyzer.Analyzer, "killzerotext")
 }
+
+// TestFindProcessProbed checks that PL003 leaves an os.FindProcess alone
+// when a real probe of the same PID follows it.
+func TestFindProcessProbed(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "findprocessprobed")
+}

@@ -23,7 +23,9 @@ var findProcessRule = Rule{
 for a PID that does not exist, but succeeds for an exited process whose
 handle is still open and for pid+1..pid+3.) The rule reports a FindProcess
 whose error or result is the verdict in code that builds for a non-Windows
-OS, unless the process it returns is then signalled, killed or waited for.
+OS, unless the process it returns is then signalled, killed or waited for,
+or the code goes on to probe the PID for real (kill or Signal with 0,
+safeprobe, or a function of the package, given the PID, that does).
 The fix asks safeprobe about the PID: "_, err := os.FindProcess(pid)" and
 "return err == nil" on the next line (or "p, _ := …" and "p != nil")
 become "return safeprobe.Alive(pid)"; an error used otherwise comes from
@@ -49,8 +51,8 @@ func checkFindProcess(s *site) {
 		return
 	}
 	procUse := uses.Process(s.info(), s.cur, assign.Lhs[0])
-	if procUse == uses.ProcessProbed {
-		return // a real signal, kill or wait follows
+	if procUse == uses.ProcessProbed || probedAfter(s) {
+		return // a real signal, kill, wait or probe follows
 	}
 	errUse := uses.Of(s.info(), s.cur, 1)
 	decides := errUse.Kind >= uses.Returned || procUse == uses.ProcessNilCompared

@@ -25,9 +25,9 @@ type foundOnly struct {
 	dead, deadAlive []ast.Node
 }
 
-// foundOnly returns the process the Signal(0) at s probes when it was
+// foundOnlyAt returns the process the Signal(0) at s probes when it was
 // found only for that, or nil.
-func (s *site) foundOnly() *foundOnly {
+func foundOnlyAt(s *site) *foundOnly {
 	info := s.info()
 	recv, ok := ast.Unparen(s.PID).(*ast.Ident)
 	if !ok {

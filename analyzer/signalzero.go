@@ -61,7 +61,7 @@ func checkSignal(s *site) {
 			advice:  "safeprobe.CheckProcess",
 		}
 		// A process found only for this probe: the code had only a PID.
-		if found := s.foundOnly(); found != nil {
+		if found := foundOnlyAt(s); found != nil {
 			p.found = found
 			p.alive = s.safeprobeCall("Alive", found.pid)
 			if found.dead != nil {
