@@ -341,3 +341,37 @@ func TestGoLine(t *testing.T) {
 		}
 	}
 }
+
+// TestUnixOnlyPackage checks that a package that cannot build for windows
+// (a file that builds there by its name calls syscall.Kill, or imports
+// golang.org/x/sys/unix) gets no message about windows, and that a test
+// file that cannot does not take windows from the package's own files.
+func TestUnixOnlyPackage(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "unixonly", "unixonlysys", "unixtestonly")
+}
+
+// TestProcStatUnix checks that PL004 names, among the OSes a file builds
+// for, only those without /proc/<pid>.
+func TestProcStatUnix(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "procstatunix")
+}
+
+// TestFoundOnly checks the fixes of a Signal(0) on a process found only to
+// be probed: safeprobe.Alive or safeprobe.Check of the PID, and the
+// FindProcess, its error check and the imports they leave unused deleted.
+func TestFoundOnly(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "pidonly")
+}
+
+// TestKillZeroText checks that a probe decided by its error's text is
+// said to read EPERM as dead only when the text names neither ESRCH's nor
+// EPERM's message.
+func TestKillZeroText(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "killzerotext")
+}
+
+// TestFindProcessProbed checks that PL003 leaves an os.FindProcess alone
+// when a real probe of the same PID follows it.
+func TestFindProcessProbed(t *testing.T) {
+	analysistest.Run(t, testdata, analyzer.Analyzer, "findprocessprobed")
+}

@@ -3,6 +3,10 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/pidlint/pidlint/analyzer/internal/astq"
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
@@ -23,9 +27,15 @@ exited process whose handle some process still holds opens and reads as
 alive, as does pid+1..pid+3 of a live pid (the kernel ignores a PID's two
 low bits). The rule reports a FindProcess whose error or result is the
 verdict on every OS, unless the process it returns is then signalled,
-killed or waited for. safeprobe.Alive and Check wait on the process handle
+killed or waited for, or the code goes on to probe the PID for real (kill
+or Signal with 0, safeprobe, or a function of the package, given the PID,
+that does). safeprobe.Alive and Check wait on the process handle
 on Windows, compare its PID with the one asked for, and settle
-ACCESS_DENIED from the exit code or the process list.
+ACCESS_DENIED from the exit code or the process list. The fix asks
+safeprobe about the PID: "_, err := os.FindProcess(pid)" and "return
+err == nil" on the next line (or "p, _ := …" and "p != nil") become
+"return safeprobe.Alive(pid)"; an error used otherwise comes from
+safeprobe.Check(pid).
 It also reports os.FindProcess in a loop, or in a function called from a
 loop in the package, whose Process is neither released, waited for, stored
 nor handed on: on Windows FindProcess opens a process handle, and since Go
@@ -55,8 +65,8 @@ func checkFindProcess(s *site) {
 		return
 	}
 	procUse := uses.Process(s.info(), s.cur, assign.Lhs[0])
-	if procUse == uses.ProcessProbed {
-		return // a real signal, kill or wait follows
+	if procUse == uses.ProcessProbed || probedAfter(s) {
+		return // a real signal, kill, wait or probe follows
 	}
 	errUse := uses.Of(s.info(), s.cur, 1)
 	decides := errUse.Kind >= uses.Returned || procUse == uses.ProcessNilCompared
@@ -64,8 +74,15 @@ func checkFindProcess(s *site) {
 		return
 	}
 	f := s.finding("%s", findProcessVerdict(s.os))
+	// "_, err := os.FindProcess(pid); return err == nil" becomes
+	// "return safeprobe.Alive(pid)", and "p, _ := …; return p != nil" too.
+	for i, lhs := range assign.Lhs {
+		if other := assign.Lhs[1-i]; f.fix == nil && astq.Blank(other) {
+			f.fix = s.aliveForOnlyUse(assign, lhs, i == 0)
+		}
+	}
 	// "_, err := os.FindProcess(pid)" becomes "err := safeprobe.Check(pid)".
-	if astq.Blank(assign.Lhs[0]) && procUse == uses.ProcessUnused && errUse.Kind != uses.Text && !errUse.Identity && !errUse.NotExist {
+	if f.fix == nil && astq.Blank(assign.Lhs[0]) && procUse == uses.ProcessUnused && errUse.Kind != uses.Text && !errUse.Identity && !errUse.NotExist {
 		if check := s.safeprobeCall("Check", s.Expr.Args[0]); check != "" {
 			f.fix = s.assignError(assign, check)
 		}
@@ -90,4 +107,55 @@ func findProcessVerdict(where goos.Set) string {
 			"; use safeprobe.Check or safeprobe.Alive, which wait on the process handle and, on ACCESS_DENIED, ask its exit code or the process list"
 	}
 	return fmt.Sprintf("os.FindProcess never fails on %s (where this code builds): every PID reads as alive; on windows %s; use safeprobe.Check or safeprobe.Alive", goos.Describe(unix), windows)
+}
+
+// aliveForOnlyUse is the fix for a FindProcess whose one result lhs is
+// used once, compared with nil in the statement right after it: the
+// comparison becomes safeprobe.Alive(pid) (negated as the comparison
+// reads), and the FindProcess goes. isProc: lhs is the *os.Process, which
+// is non-nil for "alive"; else the error, nil for "alive".
+func (s *site) aliveForOnlyUse(assign *ast.AssignStmt, lhs ast.Expr, isProc bool) *fixPlan {
+	info := s.info()
+	id, ok := lhs.(*ast.Ident)
+	if !ok || assign.Tok != token.DEFINE || !s.fs.ownLines(assign) {
+		return nil
+	}
+	pid, ok := ast.Unparen(s.Expr.Args[0]).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	stmt := s.cur.Parent()
+	if stmt.Node() != assign || stmt.ParentEdgeKind() != edge.BlockStmt_List {
+		return nil
+	}
+	next, ok := stmt.NextSibling()
+	if !ok {
+		return nil
+	}
+	var use inspector.Cursor
+	for u := range astq.UsesIn(info, astq.EnclosingFunc(s.cur), info.Defs[id]) {
+		if use.Valid() {
+			return nil // used more than once
+		}
+		use = u
+	}
+	if !use.Valid() || enclosingStmt(use) != next {
+		return nil
+	}
+	cmp, ok := use.Parent().Node().(*ast.BinaryExpr)
+	if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !astq.IsNil(info, cmp.X) && !astq.IsNil(info, cmp.Y) {
+		return nil
+	}
+	alive := s.safeprobeCall("Alive", pid)
+	if alive == "" {
+		return nil
+	}
+	if (cmp.Op == token.NEQ) != isProc { // "err != nil", "p == nil"
+		alive = "!" + alive
+	}
+	fix := s.replace(cmp, alive, cmp)
+	if fix != nil {
+		fix.dead = []ast.Node{assign}
+	}
+	return fix
 }

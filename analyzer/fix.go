@@ -24,6 +24,35 @@ type fixPlan struct {
 	// std: the text names only packages the file imports already, not
 	// safeprobe.
 	std bool
+	// dead are statements the fix leaves unused (the FindProcess whose
+	// process it no longer probes), deleted with their lines.
+	dead []ast.Node
+}
+
+// deletes reports whether the fix deletes the code at pos.
+func (f *fixPlan) deletes(pos token.Pos) bool {
+	if f.removed.Pos() <= pos && pos < f.removed.End() {
+		return true
+	}
+	for _, n := range f.dead {
+		if n.Pos() <= pos && pos < n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// deletesUseOf reports whether the fix deletes a use of pn.
+func (f *fixPlan) deletesUseOf(info *types.Info, pn *types.PkgName) bool {
+	if usesPkgName(info, f.removed, pn) {
+		return true
+	}
+	for _, n := range f.dead {
+		if usesPkgName(info, n, pn) {
+			return true
+		}
+	}
+	return false
 }
 
 // importEdits returns, for a file whose fixes are all applied together, the
@@ -38,7 +67,7 @@ func (r *runner) importEdits(fs *fileState, fixes []*fixPlan) []analysis.TextEdi
 	remaining := make(map[*types.PkgName]int)
 	covered := func(pos token.Pos) bool {
 		for _, f := range fixes {
-			if f.removed.Pos() <= pos && pos < f.removed.End() {
+			if f.deletes(pos) {
 				return true
 			}
 		}
@@ -60,7 +89,7 @@ func (r *runner) importEdits(fs *fileState, fixes []*fixPlan) []analysis.TextEdi
 		}
 		// Delete only what the fixes made unused: it had uses before.
 		for _, f := range fixes {
-			if usesPkgName(info, f.removed, pn) {
+			if f.deletesUseOf(info, pn) {
 				deleted = append(deleted, spec)
 				break
 			}

@@ -22,6 +22,7 @@ import (
 var fixedPackages = []string{
 	"killzero", "killzeroimports", "signalzero", "signalwindows",
 	"findprocess", "findprocesswindows", "procstat", "wrapper/procutil", "wrapper/daemon", "signalstalefix", "signalnil", "ownchild",
+	"pidonly",
 }
 
 // fixedRuns are the analyzers whose fixes TestFixesBuild builds, each

@@ -19,7 +19,9 @@ os.IsPermission, or a func(error) bool of its own such as isPerm(err)) or
 counts only ESRCH as dead is not reported. A process group (kill(-pgid, 0))
 is reported without a fix: safeprobe answers for one process. Comparing
 err.Error() with "no such process" instead of errors.Is(err, syscall.ESRCH)
-is reported wherever it is.`,
+is reported wherever it is; a probe decided by such a text, or by EPERM's
+("operation not permitted"), tells the two apart, and its message says only
+that the text is fragile.`,
 	Bad: `func running(pid int) bool {
 	return syscall.Kill(pid, 0) == nil
 }`,

@@ -21,7 +21,8 @@ var procStatRule = Rule{
 	Title:   "/proc/<pid> existence used as a liveness test",
 	Summary: "existence of `/proc/<pid>` as the verdict",
 	Text: `There is no /proc on macOS or Windows, and FreeBSD and the other BSDs do not
-mount it by default: there every process reads as dead. On Linux
+mount it by default: there every process reads as dead (solaris, illumos,
+aix and plan9 have /proc/<pid>, and messages do not name them). On Linux
 /proc/<pid> exists for zombies and for thread IDs, and hidepid=2 hides other
 users' processes. The rule reports os.Stat, os.Lstat, os.Open, os.ReadDir and
 Stat/Lstat/Access syscalls of a path built from a PID ("/proc/"+pid,
@@ -32,7 +33,7 @@ reads them, and /proc/<own PID>, which tells whether /proc is mounted.`,
 	Bad: `_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
 return err == nil`,
 	Good:  `return safeprobe.Alive(pid)`,
-	OS:    "linux (zombies, threads) and the rest (no /proc)",
+	OS:    "linux (zombies, threads); the BSDs, darwin and windows (no /proc)",
 	Fix:   true,
 	calls: []callCheck{{roles: calls.PathProbe, check: checkProcStat}},
 }
@@ -70,10 +71,13 @@ func checkProcStat(s *site) {
 		return
 	}
 	var f *finding
-	if noProc := s.os & goos.NoProcfs; noProc != 0 {
+	switch noProc := s.os & goos.NoProcfs; {
+	case noProc != 0:
 		f = s.finding("/proc/<pid> is not there on %s (where this code builds): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive", goos.Describe(noProc))
-	} else {
+	case s.os.Has(goos.Linux):
 		f = s.finding("/proc/<pid> exists for zombies and thread IDs, and hidepid=2 hides other users' processes; use safeprobe.Alive")
+	default:
+		return // solaris, aix, plan9: /proc/<pid> is there, and not linux's
 	}
 	f.fix = procStatFix(s, path, inline, u, errIndex)
 	s.r.add(s.fs, f)

@@ -96,7 +96,11 @@ func (r *runner) diagnostic(f *finding, imports []analysis.TextEdit) analysis.Di
 		d.Category = RawProbe
 	}
 	if f.fix != nil {
-		edits := append([]analysis.TextEdit{{Pos: f.fix.pos, End: f.fix.end, NewText: []byte(f.fix.newText)}}, imports...)
+		edits := []analysis.TextEdit{{Pos: f.fix.pos, End: f.fix.end, NewText: []byte(f.fix.newText)}}
+		for _, n := range f.fix.dead {
+			edits = append(edits, deleteLines(r.pass.Fset.File(n.Pos()), n))
+		}
+		edits = append(edits, imports...)
 		d.SuggestedFixes = []analysis.SuggestedFix{{
 			Message:   "Use " + strings.SplitN(f.fix.newText, "(", 2)[0],
 			TextEdits: edits,

@@ -76,6 +76,39 @@ type runner struct {
 	wrappers map[*types.Func]*facts.Wrapper
 	ignored  map[string]*fileState // ignored files parsed, by name
 	flow     *pidflow.Flow         // stored PIDs, for PL007 and PL008
+	// noWindows: the package cannot build for windows (a file that
+	// builds there calls syscall.Kill), without and with its _test.go
+	// files; nil until asked.
+	noWindows [2]*bool
+}
+
+// buildable narrows s, the OSes some code of fs builds for by its file's
+// constraints, to those the package can build for: a message must not
+// speak of windows for a package that does not build there. The package
+// is its non-test files, and its test files too for code in one of them.
+func (r *runner) buildable(fs *fileState, s goos.Set) goos.Set {
+	if !s.Has(goos.Windows) {
+		return s
+	}
+	tests := 0
+	if strings.HasSuffix(fs.tf.Name(), "_test.go") {
+		tests = 1
+	}
+	if r.noWindows[tests] == nil {
+		files := r.pass.Files
+		if tests == 0 {
+			files = slices.DeleteFunc(slices.Clone(files), func(f *ast.File) bool {
+				return strings.HasSuffix(r.pass.Fset.File(f.Pos()).Name(), "_test.go")
+			})
+		}
+		var std goos.Std
+		no := std.CannotBuild(r.pass.Fset, r.pass.TypesInfo, files, "windows")
+		r.noWindows[tests] = &no
+	}
+	if *r.noWindows[tests] {
+		s &^= goos.Windows
+	}
+	return s
 }
 
 // wrapperOf returns the wrapper fact of fn, from this package or an
@@ -147,7 +180,7 @@ func (r *runner) call(cur inspector.Cursor) {
 	if fs == nil {
 		return
 	}
-	os := goos.Guarded(r.pass.TypesInfo, cur, fs.os)
+	os := r.buildable(fs, goos.Guarded(r.pass.TypesInfo, cur, fs.os))
 	if os == 0 {
 		return // this code builds for no OS
 	}

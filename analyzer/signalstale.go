@@ -95,7 +95,7 @@ func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s
 	if fs == nil {
 		return
 	}
-	os := goos.Guarded(r.pass.TypesInfo, cur, fs.os)
+	os := r.buildable(fs, goos.Guarded(r.pass.TypesInfo, cur, fs.os))
 	if os == 0 {
 		return
 	}

@@ -29,14 +29,20 @@ module's). On Windows it always fails with
 "not supported by windows", so every process reads as dead: the rule reports
 it in every file that builds for windows, however the error is handled,
 unless a runtime.GOOS test (in place, or through a local variable such as
-isWindows := runtime.GOOS == "windows") keeps it off Windows.
+isWindows := runtime.GOOS == "windows") keeps it off Windows. A package
+that cannot build for windows (a file the windows build would include
+calls syscall.Kill or imports golang.org/x/sys/unix; an x_unix.go name is
+no build constraint) gets the Unix message only.
 Process.Signal(nil) (or os.Signal(nil)) fails on every OS, so it is
 reported wherever its error is used. Process.Signal never returns ESRCH:
 os turns it into os.ErrProcessDone on every Unix (os/exec_unix.go,
 os/pidfd_linux.go), so !errors.Is(err, syscall.ESRCH), err != syscall.ESRCH
 or a case syscall.ESRCH after Signal never sees a dead process, and after
 Signal(0) reads it as alive: reported on the ESRCH, which the fix replaces
-with os.ErrProcessDone. On a child the program started itself (an
+with os.ErrProcessDone. Not reported where the error is also compared with
+os.ErrProcessDone, or where Signal(0)'s error is returned as it is (the
+caller sees os.ErrProcessDone): the ESRCH test is then dead code, not a
+wrong answer. On a child the program started itself (an
 exec.Cmd's Process, os.StartProcess's, or a variable or field set only from
 them), Signal(0) succeeds until the child is waited for, exited or not: the
 finding points at Wait (a goroutine that waits and records the exit) and,
@@ -44,13 +50,17 @@ where the go line is 1.26 or later, at the handle the Process holds
 (Process.WithHandle), and offers no PID probe as a fix. Comparing err.Error() with
 "os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
 is reported too, and with "no such process" after Process.Signal or Kill,
-which never matches. Receivers other than *os.Process are not this rule.`,
+which never matches. Receivers other than *os.Process are not this rule.
+The fix probes through safeprobe.CheckProcess(p); when p comes from an
+os.FindProcess(pid) just before, used for nothing else, it asks about the
+PID instead (safeprobe.Alive(pid) for "== nil", safeprobe.Check(pid) for
+the error) and deletes the FindProcess, with an "if err != nil { return
+false }" after it when Alive replaces the probe, and imports left unused.`,
 	Bad: `p, _ := os.FindProcess(pid)
 if err := p.Signal(syscall.Signal(0)); err != nil {
 	return false // dead?
 }`,
-	Good: `p, _ := os.FindProcess(pid)
-if err := safeprobe.CheckProcess(p); err != nil {
+	Good: `if err := safeprobe.Check(pid); err != nil {
 	return false // exited, a zombie, or never existed
 }`,
 	OS:          "windows (always), Unix",
@@ -74,13 +84,22 @@ func checkSignal(s *site) {
 			instead: childAdvice(s),
 		}, 0)
 	case s.SigZero:
-		s.errProbe(errProbe{
+		p := errProbe{
 			what:    "Process.Signal(0)",
 			windows: true,
 			process: true,
 			check:   s.safeprobeCall("CheckProcess", s.PID),
 			advice:  "safeprobe.CheckProcess",
-		}, 0)
+		}
+		// A process found only for this probe: the code had only a PID.
+		if found := foundOnlyAt(s); found != nil {
+			p.found = found
+			p.alive = s.safeprobeCall("Alive", found.pid)
+			if found.dead != nil {
+				p.check, p.advice = s.safeprobeCall("Check", found.pid), "safeprobe.Check"
+			}
+		}
+		s.errProbe(p, 0)
 	}
 }
 
@@ -119,7 +138,7 @@ func signalZeroSyntax(r *runner, name string, src []byte, rule string) {
 		return // parse only files that may hold the probe
 	}
 	fs := r.parseIgnored(name, src)
-	if fs == nil || !fs.os.Has(goos.Windows) {
+	if fs == nil || !r.buildable(fs, fs.os).Has(goos.Windows) {
 		return
 	}
 	names := syscallNames(fs.file)

@@ -41,7 +41,8 @@ type errProbe struct {
 	// means alive"; alive the one that replaces "probe == nil". Either
 	// may be empty when no fix fits.
 	check, alive string
-	advice       string // the safeprobe function to name in the message
+	advice       string     // the safeprobe function to name in the message
+	found        *foundOnly // the FindProcess a fix makes dead, or nil
 	// child: the probe asks about a child this program started, which
 	// reads as alive until it is waited for; instead is then the advice
 	// that ends the message, in place of advice.
@@ -65,6 +66,9 @@ func (s *site) errProbe(p errProbe, index int) {
 		}
 	case unix == 0:
 		f = s.rawProbe(p.what)
+	case u.Kind == uses.Text && u.TextApart:
+		// The text tells ESRCH from EPERM: only its fragility is wrong.
+		f = s.finding("%s decided by comparing err.Error() text: the text is not an API (a wrapped error does not match, another OS words it differently)", p.what)
 	case u.Kind == uses.Text:
 		f = s.finding("%s decided by comparing err.Error() text: the text is not an API, and EPERM still reads as dead on %s", p.what, goos.Describe(unix))
 	case u.Kind == uses.Verdict && u.Inverted:
@@ -90,6 +94,13 @@ func (s *site) errProbe(p errProbe, index int) {
 		f = s.rawProbe(p.what)
 		if u.Kind != uses.Text && !u.Identity {
 			f.fix = s.replaceCall(p.check)
+		}
+	}
+	if f.fix != nil && p.found != nil {
+		// The fix names the PID, not the process: the FindProcess goes.
+		f.fix.dead = p.found.dead
+		if p.alive != "" && strings.TrimPrefix(f.fix.newText, "!") == p.alive {
+			f.fix.dead = p.found.deadAlive
 		}
 	}
 	s.r.add(s.fs, f.advise(p))

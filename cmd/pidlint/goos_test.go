@@ -27,7 +27,7 @@ var goosOf = map[string]string{
 	"proc/proc_darwin.go":             "on darwin (",
 	"proc/proc_freebsd.go":            "on freebsd (",
 	"proc/proc_windows.go":            "on windows (",
-	"proc/procfs.go":                  "on any OS but linux (",
+	"proc/procfs.go":                  "on darwin, dragonfly, freebsd, js, netbsd, openbsd, wasip1 and windows (",
 }
 
 // noCgo keeps the cgo file of testdata/goos/cgoonly out of every build:
@@ -206,6 +206,35 @@ func TestOtherGOOSCache(t *testing.T) {
 	for range 2 {
 		if r := mustRun(t, exitFindings, dir, off, bin, "-v", "./..."); len(otherVet(r.stderr)) != 3 {
 			t.Errorf("PIDLINT_CACHE=off: go vet ran for %v, want every GOOS", otherVet(r.stderr))
+		}
+	}
+}
+
+// TestUnixOnlyPackageMessages runs every GOOS on a module with a package
+// that does not build for windows (a _unix.go file, which windows' build
+// would include, beside a syscall.Kill call) and one that does: each
+// probe is one line, the first naming Unix only, the second windows, as
+// the builds that report it agree.
+func TestUnixOnlyPackageMessages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pidlint and analyzes a module for four GOOS")
+	}
+	t.Parallel()
+	bin := pidlintBin(t)
+	dir := copyModule(t, "unixonly")
+	r := mustRun(t, exitFindings, dir, nil, bin, "./...")
+	want := []want{{"anypkg/probe.go", 10, "PL002"}, {"unixpkg/probe_unix.go", 11, "PL002"}}
+	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, want) {
+		t.Fatalf("pidlint ./...: %v, want %v\nstderr:\n%s", got, want, r.stderr)
+	}
+	for line := range strings.SplitSeq(r.stderr, "\n") {
+		switch {
+		case strings.HasPrefix(line, "unixpkg/") && strings.Contains(line, "windows"):
+			t.Errorf("a package that does not build for windows gets a message about windows: %s", line)
+		case strings.HasPrefix(line, "unixpkg/") && !strings.Contains(line, "on every Unix ("):
+			t.Errorf("message does not name every Unix: %s", line)
+		case strings.HasPrefix(line, "anypkg/") && !strings.Contains(line, "always fails on windows"):
+			t.Errorf("message does not name windows: %s", line)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func TestDescribe(t *testing.T) {
 	if got := "os.FindProcess never fails on " + Describe(All&^Windows); got != "os.FindProcess never fails on any OS but windows" {
 		t.Errorf("PL003 reads %q", got)
 	}
-	if got := "/proc/<pid> is not there on " + Describe(NoProcfs); got != "/proc/<pid> is not there on any OS but linux" {
+	if got := "/proc/<pid> is not there on " + Describe(NoProcfs); got != "/proc/<pid> is not there on darwin, dragonfly, freebsd, js, netbsd, openbsd, wasip1 and windows" {
 		t.Errorf("PL004 reads %q", got)
 	}
 }

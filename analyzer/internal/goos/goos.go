@@ -32,9 +32,12 @@ var (
 	// Unix is what the "unix" build tag matches.
 	Unix = Of("aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos",
 		"ios", "linux", "netbsd", "openbsd", "solaris")
+	// Procfs is where /proc/<pid> is there by default: linux, the System V
+	// heirs where procfs began (solaris, illumos, aix) and plan9.
+	Procfs = Linux | Of("solaris", "illumos", "aix", "plan9")
 	// NoProcfs is where /proc/<pid> cannot be relied on: not there at all, or
-	// not mounted by default.
-	NoProcfs = All &^ Linux
+	// not mounted by default (the BSDs).
+	NoProcfs = All &^ Procfs
 )
 
 // Of returns the set holding the named GOOS values; unknown names are ignored.

@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
@@ -48,6 +49,14 @@ type Err struct {
 	// ESRCH are the syscall.ESRCH (or unix.ESRCH) expressions the error
 	// is compared with: with errors.Is, == or !=, or as a switch case.
 	ESRCH []ast.Expr
+	// ProcessDone: the error is compared with os.ErrProcessDone, what
+	// Process.Signal returns for a process that is gone.
+	ProcessDone bool
+	// ReturnedAsIs: the error itself is a result of the function.
+	ReturnedAsIs bool
+	// TextApart: a text comparison names ESRCH's or EPERM's message, so
+	// it tells a gone process from another user's (however fragile).
+	TextApart bool
 }
 
 func (u *Err) add(k Kind) {
@@ -183,11 +192,13 @@ func classifyUse(info *types.Info, c inspector.Cursor, u *Err) {
 	case *ast.SelectorExpr:
 		if p.Sel.Name == "Error" && comparesText(info, parent) {
 			u.add(Text)
+			u.TextApart = u.TextApart || namesApartText(info, parent)
 		}
 	case *ast.TypeAssertExpr:
 		u.add(Aware) // err.(syscall.Errno) and a look at the value
 	case *ast.ReturnStmt:
 		u.add(Returned)
+		u.ReturnedAsIs = true
 	case *ast.IfStmt, *ast.UnaryExpr:
 		u.add(Verdict) // a bool result used as the verdict
 	}
@@ -203,10 +214,13 @@ func isLivenessError(info *types.Info, e ast.Expr) bool {
 		astq.IsPkgObj(info, e, "io/fs", "ErrPermission")
 }
 
-// noteESRCH records e if it names ESRCH.
+// noteESRCH records e if it names ESRCH, and notes os.ErrProcessDone.
 func (u *Err) noteESRCH(info *types.Info, e ast.Expr) {
 	if astq.IsPkgObj(info, e, calls.Syscall, "ESRCH") || astq.IsPkgObj(info, e, calls.Unix, "ESRCH") {
 		u.ESRCH = append(u.ESRCH, e)
+	}
+	if astq.IsPkgObj(info, e, "os", "ErrProcessDone") {
+		u.ProcessDone = true
 	}
 }
 
@@ -263,6 +277,38 @@ func comparesText(info *types.Info, sel inspector.Cursor) bool {
 	case *ast.CallExpr:
 		fn := calls.Callee(info, p)
 		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "strings"
+	}
+	return false
+}
+
+// apartTexts are the messages of the errors that tell a gone process
+// (ESRCH) from another user's (EPERM), in lower case.
+var apartTexts = []string{calls.TextESRCH, "operation not permitted"}
+
+// namesApartText reports whether the err.Error() comparison whose selector
+// is at sel compares with a string holding one of apartTexts.
+func namesApartText(info *types.Info, sel inspector.Cursor) bool {
+	var others []ast.Expr
+	switch p := sel.Parent().Parent().Node().(type) {
+	case *ast.BinaryExpr:
+		others = []ast.Expr{p.X, p.Y}
+	case *ast.SwitchStmt:
+		for _, stmt := range p.Body.List {
+			others = append(others, stmt.(*ast.CaseClause).List...)
+		}
+	case *ast.CallExpr:
+		others = p.Args
+	}
+	for _, e := range others {
+		text, ok := astq.StringConst(info, e)
+		if !ok {
+			continue
+		}
+		for _, t := range apartTexts {
+			if strings.Contains(strings.ToLower(text), t) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -25,7 +25,7 @@ func watch(pids []int, done chan struct{}) {
 			if err != nil {
 				continue
 			}
-			p.Signal(syscall.SIGUSR1)
+			p.Signal(syscall.SIGINT)
 		}
 	}
 }
@@ -72,7 +72,7 @@ func alive(pid int) bool {
 	if err != nil {
 		return false
 	}
-	return !errors.Is(p.Signal(syscall.SIGCONT), os.ErrProcessDone)
+	return !errors.Is(p.Signal(syscall.SIGINT), os.ErrProcessDone)
 }
 
 func poll(pids []int) (n int) {
@@ -91,7 +91,7 @@ func aliveReleased(pid int) bool {
 		return false
 	}
 	defer p.Release()
-	return !errors.Is(p.Signal(syscall.SIGCONT), os.ErrProcessDone)
+	return !errors.Is(p.Signal(syscall.SIGINT), os.ErrProcessDone)
 }
 
 func pollReleased(pids []int) (n int) {
@@ -124,7 +124,7 @@ func watchAsync(pid int, stop chan struct{}) {
 			case <-time.After(time.Second):
 			}
 			p, _ := os.FindProcess(pid) // want `PL003: os.FindProcess without Release: on linux and windows`
-			p.Signal(syscall.SIGUSR1)
+			p.Signal(syscall.SIGINT)
 		}
 	}()
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func alive(pid int) bool {
-	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid)) // want `PL004: /proc/<pid> is not there on any OS but linux \(where this code builds\): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive`
+	_, err := os.Stat(fmt.Sprintf("/proc/%d", pid)) // want `PL004: /proc/<pid> is not there on darwin, dragonfly, freebsd, js, netbsd, openbsd, wasip1 and windows \(where this code builds\): every process reads as dead; on linux it exists for zombies and thread IDs; use safeprobe.Alive`
 	return err == nil
 }
 

@@ -1,0 +1,5 @@
+package unixpkg
+
+import "syscall"
+
+func Stop(pid int) error { return syscall.Kill(pid, syscall.SIGTERM) }
