@@ -29,12 +29,8 @@ type foundOnly struct {
 // found only for that, or nil.
 func foundOnlyAt(s *site) *foundOnly {
 	info := s.info()
-	recv, ok := ast.Unparen(s.PID).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, ok := info.Uses[recv].(*types.Var)
-	if !ok {
+	v := astq.VarOf(info, s.PID)
+	if v == nil {
 		return nil
 	}
 	stmt := enclosingStmt(s.cur)

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/pidlint/pidlint/analyzer/internal/astq"
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
@@ -20,12 +21,8 @@ func probedAfter(s *site) bool {
 	if len(s.Expr.Args) != 1 {
 		return false
 	}
-	pid, ok := ast.Unparen(s.Expr.Args[0]).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, ok := info.Uses[pid].(*types.Var)
-	if !ok {
+	v := astq.VarOf(info, s.Expr.Args[0])
+	if v == nil {
 		return false
 	}
 	stmt := enclosingStmt(s.cur)

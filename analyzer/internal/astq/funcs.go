@@ -63,6 +63,16 @@ func UsesIn(info *types.Info, body inspector.Cursor, v types.Object) iter.Seq[in
 	}
 }
 
+// VarOf returns the variable e names, through parentheses, or nil.
+func VarOf(info *types.Info, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
+}
+
 // LocalDefinition returns the value a local variable is given when the
 // function around cur assigns it exactly once.
 func LocalDefinition(info *types.Info, cur inspector.Cursor, id *ast.Ident) ast.Expr {
