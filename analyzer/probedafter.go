@@ -33,7 +33,7 @@ func probedAfter(s *site) bool {
 		for c := range next.Preorder((*ast.CallExpr)(nil)) {
 			call := c.Node().(*ast.CallExpr)
 			k := s.r.cls.Of(call)
-			if isRealProbe(k) && namesVar(info, probedPID(k), v) {
+			if isRealProbe(k) && astq.VarOf(info, probedPID(k)) == v {
 				return true
 			}
 			if probingFunc(s, k.Fn) && passes(info, call, v) {
@@ -59,15 +59,10 @@ func probedPID(k calls.Call) ast.Expr {
 	return k.PID
 }
 
-func namesVar(info *types.Info, e ast.Expr, v *types.Var) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && info.Uses[id] == v
-}
-
 // passes reports whether call passes v as an argument.
 func passes(info *types.Info, call *ast.CallExpr, v *types.Var) bool {
 	for _, a := range call.Args {
-		if namesVar(info, a, v) {
+		if astq.VarOf(info, a) == v {
 			return true
 		}
 	}
