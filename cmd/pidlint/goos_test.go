@@ -139,18 +139,22 @@ func TestEmptyBuildCache(t *testing.T) {
 		{"goos", goosFindings, noCgo},
 		{"probes", probesFindings, nil}, // net, with cgo where the host has it
 	} {
-		dir := copyModule(t, tc.module)
-		env := append([]string{"GOCACHE=" + t.TempDir(), "GOFLAGS=-modcacherw"}, tc.env...)
-		r := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
-		if !strings.Contains(r.stderr, "in-process (the build cache is empty)") {
-			t.Errorf("%s: an empty build cache did not load in-process:\n%s", tc.module, r.stderr)
-		}
-		if got := textFindings(t, dir, r.stderr); !slices.Equal(got, tc.want) {
-			t.Errorf("%s, empty build cache: %v, want %v\nstderr:\n%s", tc.module, got, tc.want, r.stderr)
-		}
-		if tc.module == "goos" && !strings.Contains(r.stderr, "example.com/goos/cgoonly does not build for windows: skipped") {
-			t.Errorf("goos, empty build cache: cgoonly not skipped for windows:\n%s", r.stderr)
-		}
+		// Each module in a directory and build cache of its own.
+		t.Run(tc.module, func(t *testing.T) {
+			t.Parallel()
+			dir := copyModule(t, tc.module)
+			env := append([]string{"GOCACHE=" + t.TempDir(), "GOFLAGS=-modcacherw"}, tc.env...)
+			r := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
+			if !strings.Contains(r.stderr, "in-process (the build cache is empty)") {
+				t.Errorf("%s: an empty build cache did not load in-process:\n%s", tc.module, r.stderr)
+			}
+			if got := textFindings(t, dir, r.stderr); !slices.Equal(got, tc.want) {
+				t.Errorf("%s, empty build cache: %v, want %v\nstderr:\n%s", tc.module, got, tc.want, r.stderr)
+			}
+			if tc.module == "goos" && !strings.Contains(r.stderr, "example.com/goos/cgoonly does not build for windows: skipped") {
+				t.Errorf("goos, empty build cache: cgoonly not skipped for windows:\n%s", r.stderr)
+			}
+		})
 	}
 }
 

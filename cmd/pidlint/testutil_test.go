@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"go/format"
 	"io/fs"
@@ -11,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -19,13 +19,17 @@ import (
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
 var (
-	binDir   string // holds the pidlint binary the tests run
-	buildBin sync.Once
-	binPath  string
-	binErr   error
+	binDir  string // holds the pidlint binary the tests run
+	binPath string
+	binErr  error
 )
 
+// TestMain does once for the whole test binary what the end-to-end tests
+// share: pidlint, which they run as a command and as go vet's -vettool,
+// is built before the first test (none in -short mode, where no test
+// runs it), and the checksum database cache is warmed.
 func TestMain(m *testing.M) {
+	flag.Parse()
 	var err error
 	binDir, err = os.MkdirTemp("", "pidlint-bin-")
 	if err != nil {
@@ -37,7 +41,21 @@ func TestMain(m *testing.M) {
 	if err := warmChecksums(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
+	if !testing.Short() {
+		binPath = filepath.Join(binDir, "pidlint")
+		cmd := exec.Command("go", "build", "-o", binPath, ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build ./cmd/pidlint: %v\n%s", err, out)
+		}
+	}
 	code := m.Run()
+	// A module cache's directories are read-only: let them be removed.
+	filepath.WalkDir(binDir, func(name string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(name, 0o755)
+		}
+		return nil
+	})
 	os.RemoveAll(binDir)
 	os.Exit(code)
 }
@@ -78,18 +96,14 @@ func warmChecksums() error {
 	return nil
 }
 
-// pidlintBin builds cmd/pidlint once per test binary and returns its path.
+// pidlintBin returns the path of the pidlint binary TestMain built.
 func pidlintBin(t testing.TB) string {
 	t.Helper()
-	buildBin.Do(func() {
-		binPath = filepath.Join(binDir, "pidlint")
-		cmd := exec.Command("go", "build", "-o", binPath, ".")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build ./cmd/pidlint: %v\n%s", err, out)
-		}
-	})
 	if binErr != nil {
 		t.Fatal(binErr)
+	}
+	if binPath == "" {
+		t.Fatal("pidlint was not built: the test runs it in -short mode")
 	}
 	return binPath
 }

@@ -38,6 +38,7 @@ func TestVersionVCS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pidlint")
 	}
+	t.Parallel()
 	head, err := exec.Command("git", "-C", repoRoot, "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skipf("not a git checkout: %v", err)
