@@ -46,7 +46,7 @@ func TestEveryGOOS(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "goos")
+	dir := sharedModule(t, "goos")
 
 	r := mustRun(t, exitFindings, dir, noCgo, bin, "./...")
 	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, goosFindings) {
@@ -225,7 +225,7 @@ func TestUnixOnlyPackageMessages(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "unixonly")
+	dir := sharedModule(t, "unixonly")
 	r := mustRun(t, exitFindings, dir, nil, bin, "./...")
 	want := []want{{"anypkg/probe.go", 10, "PL002"}, {"unixpkg/probe_unix.go", 11, "PL002"}}
 	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, want) {

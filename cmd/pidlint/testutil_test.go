@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -115,26 +116,56 @@ func pidlintBin(t testing.TB) string {
 func copyModule(t testing.TB, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+	if err := writeModuleCopy(dir, name); err != nil {
 		t.Fatal(err)
+	}
+	return dir
+}
+
+// sharedModule returns a copy of testdata/name, made as copyModule makes
+// it, once per test binary, for the tests that only read it: they share
+// the go command's cached vet results and pidlint's cached builds for
+// other GOOS. A test that changes the module takes copyModule's.
+func sharedModule(t testing.TB, name string) string {
+	t.Helper()
+	v, _ := sharedModules.LoadOrStore(name, new(sharedCopy))
+	c := v.(*sharedCopy)
+	c.once.Do(func() {
+		c.dir = filepath.Join(binDir, "modules", name)
+		c.err = writeModuleCopy(c.dir, name)
+	})
+	if c.err != nil {
+		t.Fatal(c.err)
+	}
+	return c.dir
+}
+
+var sharedModules sync.Map // module name → *sharedCopy
+
+type sharedCopy struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func writeModuleCopy(dir, name string) error {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		return err
 	}
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	gomod = fmt.Appendf(gomod, "\n%s", requireCheckout)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	// The module's dependencies are safeprobe's: its go.sum covers them.
 	sum, err := os.ReadFile(filepath.Join(repoRoot, "safeprobe", "go.sum"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
 }
 
 // requireCheckout is what go.mod needs to take safeprobe from this
