@@ -39,6 +39,7 @@ quiet=$secs quiet_rc=$rc
 
 hog=
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; wait 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
 # A cap on its life too, should this script be killed outright.
 stress-ng --cpu "$cores" --timeout 2h --quiet &
 hog=$!
