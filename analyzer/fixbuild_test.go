@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/format"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +17,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/pidlint/pidlint/analyzer"
 )
@@ -55,11 +58,39 @@ func TestFixesBuild(t *testing.T) {
 			if err := os.CopyFS(fixed, os.DirFS(testdata)); err != nil {
 				t.Fatal(err)
 			}
-			edits := make(map[string][]offsetEdit)
 			var pkgs []string
 			for _, run := range fixedRuns {
-				collectEdits(edits, analysistest.Run(discard{}, testdata, run.a, run.pkgs...))
 				pkgs = append(pkgs, run.pkgs...)
+			}
+			// One load of every package for this OS: the first analyzer
+			// runs through analysistest, the others on what it loaded.
+			loaded := analysistest.Run(discard{}, testdata, fixedRuns[0].a, pkgs...)
+			edits := make(map[string][]offsetEdit)
+			for i, run := range fixedRuns {
+				var roots []*checker.Action
+				for _, res := range loaded {
+					if inPackages(res.Action.Package.PkgPath, run.pkgs) {
+						roots = append(roots, res.Action)
+					}
+				}
+				if len(roots) == 0 {
+					t.Fatalf("%v: not loaded", run.pkgs)
+				}
+				actions := roots
+				if i > 0 {
+					var rootPkgs []*packages.Package
+					for _, act := range roots {
+						rootPkgs = append(rootPkgs, act.Package)
+					}
+					graph, err := checker.Analyze([]*analysis.Analyzer{run.a}, rootPkgs, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					actions = graph.Roots
+				}
+				for _, act := range actions {
+					collectEdits(edits, act)
+				}
 			}
 			if len(edits) == 0 {
 				t.Fatal("no suggested fixes: the test would prove nothing")
@@ -114,25 +145,20 @@ type offsetEdit struct {
 	text       string
 }
 
-// collectEdits adds the edits of the first fix of each diagnostic.
-func collectEdits(edits map[string][]offsetEdit, results []*analysistest.Result) {
-	for _, res := range results {
-		if res.Pass == nil {
+// collectEdits adds the edits of the first fix of each diagnostic of act.
+func collectEdits(edits map[string][]offsetEdit, act *checker.Action) {
+	for _, d := range act.Diagnostics {
+		if len(d.SuggestedFixes) == 0 {
 			continue
 		}
-		for _, d := range res.Diagnostics {
-			if len(d.SuggestedFixes) == 0 {
-				continue
-			}
-			for _, e := range d.SuggestedFixes[0].TextEdits {
-				addEdit(edits, res.Pass, e)
-			}
+		for _, e := range d.SuggestedFixes[0].TextEdits {
+			addEdit(edits, act.Package.Fset, e)
 		}
 	}
 }
 
-func addEdit(edits map[string][]offsetEdit, pass *analysis.Pass, e analysis.TextEdit) {
-	tf := pass.Fset.File(e.Pos)
+func addEdit(edits map[string][]offsetEdit, fset *token.FileSet, e analysis.TextEdit) {
+	tf := fset.File(e.Pos)
 	end := e.End
 	if !end.IsValid() {
 		end = e.Pos

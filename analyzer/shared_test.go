@@ -81,12 +81,17 @@ func (r *sharedRun) resultsOf(t *testing.T, pkgs ...string) []*analysistest.Resu
 	})
 	var results []*analysistest.Result
 	for _, res := range r.results {
-		p := res.Action.Package.PkgPath
-		if slices.Contains(pkgs, p) || slices.Contains(pkgs, strings.TrimSuffix(p, "_test")) || slices.Contains(pkgs, strings.TrimSuffix(p, ".test")) {
+		if inPackages(res.Action.Package.PkgPath, pkgs) {
 			results = append(results, res)
 		}
 	}
 	return results
+}
+
+// inPackages reports whether pkgPath is one of pkgs, its external test
+// package, or its test main.
+func inPackages(pkgPath string, pkgs []string) bool {
+	return slices.Contains(pkgs, pkgPath) || slices.Contains(pkgs, strings.TrimSuffix(pkgPath, "_test")) || slices.Contains(pkgs, strings.TrimSuffix(pkgPath, ".test"))
 }
 
 // hostResults returns the results for pkgs of whichever shared run has
