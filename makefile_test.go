@@ -88,7 +88,7 @@ func TestMakeTargets(t *testing.T) {
 		t.Errorf("make test stages %v, want %v", got, want)
 	}
 	quick := dryRun("test-quick")
-	for _, s := range []string{"=== stage 1/2: check\n", "gofmt -l", "go vet ./...\n", "=== stage 2/2: unit-quick\ngo test -short -timeout=4m ./...\n", "cd safeprobe && go test -short -timeout=4m ./...\n", "=== summary\n"} {
+	for _, s := range []string{"=== stage 1/2: check\n", "gofmt -l", "go vet ./...\n", "=== stage 2/2: unit-quick\ngo test -short -timeout=10m ./...\n", "cd safeprobe && go test -short -timeout=10m ./...\n", "=== summary\n"} {
 		if !strings.Contains(quick, s) {
 			t.Errorf("make -n test-quick does not show %q:\n%s", s, quick)
 		}
@@ -103,8 +103,8 @@ func TestMakeSafeprobe(t *testing.T) {
 	makeCmd := lookMake(t)
 	for target, wants := range map[string][]string{
 		"check":      {"cd safeprobe && go vet ./...\n"},
-		"unit":       {"cd safeprobe && go test -race -count=1 -timeout=20m ./...\n"},
-		"unit-quick": {"cd safeprobe && go test -short -timeout=4m ./...\n"},
+		"unit":       {"cd safeprobe && go test -race -count=1 -timeout=30m ./...\n"},
+		"unit-quick": {"cd safeprobe && go test -short -timeout=10m ./...\n"},
 		"cross": {
 			"(cd safeprobe && GOOS=$os GOARCH=$arch go vet ./... &&",
 			"GOOS=$os GOARCH=$arch go test -count=1 -run=NONE -timeout=1m -exec=true ./... >/dev/null);",
