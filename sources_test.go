@@ -89,6 +89,7 @@ func TestGoMod(t *testing.T) {
 // TestSafeprobeArchive checks that safeprobe.txtar is what go generate
 // writes now: a change to safeprobe/ without go generate fails here.
 func TestSafeprobeArchive(t *testing.T) {
+	t.Parallel()
 	fresh := filepath.Join(t.TempDir(), "safeprobe.txtar")
 	if out, err := exec.Command("go", "run", "gen_safeprobe.go", "-o", fresh).CombinedOutput(); err != nil {
 		t.Fatalf("go run gen_safeprobe.go: %v\n%s", err, out)
@@ -116,6 +117,7 @@ const oldestGo = "1.21"
 // answers for (go vet's stdversion reports a standard library API newer
 // than the go line, the compiler a newer language feature).
 func TestSafeprobeModule(t *testing.T) {
+	t.Parallel()
 	gomod, err := os.ReadFile(filepath.Join("safeprobe", "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -133,11 +135,14 @@ func TestSafeprobeModule(t *testing.T) {
 		return
 	}
 	for _, goos := range []string{"linux", "windows", "darwin", "freebsd"} {
-		vet := exec.Command("go", "vet", "./...")
-		vet.Dir = "safeprobe"
-		vet.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "GOFLAGS=-mod=readonly", "GOWORK=off")
-		if out, err := vet.CombinedOutput(); err != nil {
-			t.Errorf("GOOS=%s go vet in safeprobe/: %v\n%s", goos, err, out)
-		}
+		t.Run(goos, func(t *testing.T) {
+			t.Parallel()
+			vet := exec.Command("go", "vet", "./...")
+			vet.Dir = "safeprobe"
+			vet.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "GOFLAGS=-mod=readonly", "GOWORK=off")
+			if out, err := vet.CombinedOutput(); err != nil {
+				t.Errorf("GOOS=%s go vet in safeprobe/: %v\n%s", goos, err, out)
+			}
+		})
 	}
 }

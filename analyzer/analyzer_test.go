@@ -23,15 +23,18 @@ var testdata = func() string {
 }()
 
 func TestKillZero(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "killzero", "killzeroimports")
+	t.Parallel()
+	hostFixes.run(t, "killzero", "killzeroimports")
 }
 
 func TestSignalZero(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalzero")
+	t.Parallel()
+	hostFixes.run(t, "signalzero")
 }
 
 func TestFindProcess(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "findprocess")
+	t.Parallel()
+	hostFixes.run(t, "findprocess")
 }
 
 // TestFindProcessWindows loads findprocesswindows for windows, where its
@@ -43,25 +46,30 @@ func TestFindProcessWindows(t *testing.T) {
 }
 
 func TestProcStat(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "procstat")
+	t.Parallel()
+	hostFixes.run(t, "procstat")
 }
 
 func TestShellProbe(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "shellprobe")
+	t.Parallel()
+	hostPlain.run(t, "shellprobe")
 }
 
 func TestWrapper(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "wrapper/procutil", "wrapper/daemon")
+	t.Parallel()
+	hostFixes.run(t, "wrapper/procutil", "wrapper/daemon")
 }
 
 func TestIgnore(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "ignore")
+	t.Parallel()
+	hostPlain.run(t, "ignore")
 }
 
 // TestFileIgnore: //pidlint:file-ignore suppresses the rules it names,
 // by ID or name, in its whole file; a bad one suppresses nothing.
 func TestFileIgnore(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "fileignore")
+	t.Parallel()
+	hostPlain.run(t, "fileignore")
 }
 
 // TestFileIgnoreWindowsTyped loads fileignorewindows for windows, where
@@ -87,8 +95,9 @@ func TestFileIgnoreOnOtherHost(t *testing.T) {
 // TestBadIgnoreCategory: a report about a bad directive has the category
 // bad-ignore and belongs to no rule; a stale one has no category.
 func TestBadIgnoreCategory(t *testing.T) {
+	t.Parallel()
 	bad := 0
-	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, "ignore", "fileignore") {
+	for _, res := range hostResults(t, "ignore", "fileignore") {
 		for _, d := range res.Diagnostics {
 			r, isRule := analyzer.RuleOf(d)
 			switch {
@@ -112,6 +121,7 @@ func TestBadIgnoreCategory(t *testing.T) {
 }
 
 func TestStrict(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata, analyzer.New(analyzer.Config{Strict: true}), "strict")
 }
 
@@ -153,15 +163,18 @@ type recorder []string
 func (r *recorder) Errorf(format string, args ...any) { *r = append(*r, fmt.Sprintf(format, args...)) }
 
 func TestCustomSafeprobePath(t *testing.T) {
+	t.Parallel()
 	a := analyzer.New(analyzer.Config{SafeprobePath: "example.com/vendored/safeprobe"})
 	analysistest.RunWithSuggestedFixes(t, testdata, a, "customsafeprobe")
 }
 
 func TestNegatives(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "negatives")
+	t.Parallel()
+	hostPlain.run(t, "negatives")
 }
 
 func TestDisable(t *testing.T) {
+	t.Parallel()
 	a := analyzer.New()
 	if err := a.Flags.Set("disable", "PL001,signal-zero"); err != nil {
 		t.Fatal(err)
@@ -175,6 +188,7 @@ func TestDisable(t *testing.T) {
 // TestConfigDisable checks that Config.Disable, the API drivers call,
 // takes rule names as -disable does, not only IDs.
 func TestConfigDisable(t *testing.T) {
+	t.Parallel()
 	checkDisabled(t, analyzer.New(analyzer.Config{Disable: []string{"kill-zero", "PL002"}}))
 }
 
@@ -220,6 +234,7 @@ func TestParseRules(t *testing.T) {
 // TestRuleOf checks that every diagnostic of a rule, -strict ones (category
 // raw-probe) too, names its rule in fields a driver reads.
 func TestRuleOf(t *testing.T) {
+	t.Parallel()
 	a := analyzer.New(analyzer.Config{Strict: true})
 	seen := map[string]bool{}
 	for _, res := range analysistest.Run(discard{}, testdata, a, "strict", "killzero") {
@@ -246,8 +261,9 @@ func TestRuleOf(t *testing.T) {
 // TestRuleFix checks each rule's Fix against the testdata: a rule that
 // says it fixes has findings with fixes there, one that does not has none.
 func TestRuleFix(t *testing.T) {
+	t.Parallel()
 	fixes := map[string]bool{}
-	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, append(fixedPackages, "shellprobe")...) {
+	for _, res := range hostResults(t, append(fixedPackages, "shellprobe")...) {
 		for _, d := range res.Diagnostics {
 			if len(d.SuggestedFixes) > 0 {
 				fixes[d.Category] = true
@@ -262,46 +278,54 @@ func TestRuleFix(t *testing.T) {
 }
 
 func TestSignalStale(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstale", "signalstale/pidfile", "signalstale/ctl")
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalstalefix")
+	t.Parallel()
+	hostPlain.run(t, "signalstale", "signalstale/pidfile", "signalstale/ctl")
+	hostFixes.run(t, "signalstalefix")
 }
 
 // TestSignalStaleCommand: kill, pkill -F and taskkill run through
 // exec.Command with a PID from a file.
 func TestSignalStaleCommand(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstalecmd")
+	t.Parallel()
+	hostPlain.run(t, "signalstalecmd")
 }
 
 // TestSignalStaleWide: a PID parsed wider than 32 bits and checked only
 // for > 0 reaches kill(2) as -1.
 func TestSignalStaleWide(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "signalstalewide")
+	t.Parallel()
+	hostPlain.run(t, "signalstalewide")
 }
 
 // TestSignalNil: Process.Signal(nil) fails on every OS.
 func TestSignalNil(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "signalnil")
+	t.Parallel()
+	hostFixes.run(t, "signalnil")
 }
 
 // TestErrorText: err.Error() compared with a gone process's message.
 func TestErrorText(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "errtext")
+	t.Parallel()
+	hostPlain.run(t, "errtext")
 }
 
 // TestFindProcessLeak: os.FindProcess in a poll loop, or in a helper
 // called from one, without Release is reported by default.
 func TestFindProcessLeak(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "findprocessleak")
+	t.Parallel()
+	hostPlain.run(t, "findprocessleak")
 }
 
 func TestPidfileBlock(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "pidfileblock", "pidfileblock/monitor")
+	t.Parallel()
+	hostPlain.run(t, "pidfileblock", "pidfileblock/monitor")
 }
 
 // TestVendoredSafeprobe checks fixes for a safeprobe copy whose directory
 // is not named after its package: the import they add is named, and a
 // file that imports it under a name of its own keeps that name.
 func TestVendoredSafeprobe(t *testing.T) {
+	t.Parallel()
 	a := analyzer.New(analyzer.Config{SafeprobePath: "example.com/m/internal/pidlintsafeprobe"})
 	analysistest.RunWithSuggestedFixes(t, testdata, a, "example.com/m/daemon")
 }
@@ -310,6 +334,7 @@ func TestVendoredSafeprobe(t *testing.T) {
 // //pidlint:ignore PL007 (or signal-unverified-pid, or a file-ignore)
 // still finds the finding it suppresses.
 func TestDisablePackageRule(t *testing.T) {
+	t.Parallel()
 	for _, disable := range []string{"", "PL007,PL008"} {
 		a := analyzer.New()
 		if err := a.Flags.Set("disable", disable); err != nil {
@@ -324,7 +349,8 @@ func TestDisablePackageRule(t *testing.T) {
 }
 
 func TestOwnChild(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "ownchild")
+	t.Parallel()
+	hostFixes.run(t, "ownchild")
 }
 
 // TestGoLine runs on two modules, go 1.22 and go 1.26, loaded for linux
@@ -347,31 +373,36 @@ func TestGoLine(t *testing.T) {
 // golang.org/x/sys/unix) gets no message about windows, and that a test
 // file that cannot does not take windows from the package's own files.
 func TestUnixOnlyPackage(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "unixonly", "unixonlysys", "unixtestonly")
+	t.Parallel()
+	hostPlain.run(t, "unixonly", "unixonlysys", "unixtestonly")
 }
 
 // TestProcStatUnix checks that PL004 names, among the OSes a file builds
 // for, only those without /proc/<pid>.
 func TestProcStatUnix(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "procstatunix")
+	t.Parallel()
+	hostPlain.run(t, "procstatunix")
 }
 
 // TestFoundOnly checks the fixes of a Signal(0) on a process found only to
 // be probed: safeprobe.Alive or safeprobe.Check of the PID, and the
 // FindProcess, its error check and the imports they leave unused deleted.
 func TestFoundOnly(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata, analyzer.Analyzer, "pidonly")
+	t.Parallel()
+	hostFixes.run(t, "pidonly")
 }
 
 // TestKillZeroText checks that a probe decided by its error's text is
 // said to read EPERM as dead only when the text names neither ESRCH's nor
 // EPERM's message.
 func TestKillZeroText(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "killzerotext")
+	t.Parallel()
+	hostPlain.run(t, "killzerotext")
 }
 
 // TestFindProcessProbed checks that PL003 leaves an os.FindProcess alone
 // when a real probe of the same PID follows it.
 func TestFindProcessProbed(t *testing.T) {
-	analysistest.Run(t, testdata, analyzer.Analyzer, "findprocessprobed")
+	t.Parallel()
+	hostPlain.run(t, "findprocessprobed")
 }

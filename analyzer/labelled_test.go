@@ -22,6 +22,7 @@ var labelledCorpora = map[string][]string{
 // must be 1 (a false alarm costs more than a missed finding), and the
 // corpus must hold at least 40 shapes, half of them look-alikes.
 func TestLabelledShapes(t *testing.T) {
+	t.Parallel()
 	for rule, pkgs := range labelledCorpora {
 		t.Run(rule, func(t *testing.T) {
 			var tp, fn, fp, tn int

@@ -93,6 +93,7 @@ func TestMayReportAcceptsFindings(t *testing.T) {
 // of the analyzer: every testdata package that exports a fact, given all
 // its files, is accepted.
 func TestMayExportFactsAcceptsFacts(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, res := range analysistest.Run(discard{}, testdata, analyzer.Analyzer, testdataPackages(t, testdata)...) {
 		if res.Pass == nil || len(res.Facts) == 0 {
@@ -240,6 +241,7 @@ func Load(path string) ([]byte, error) {
 // exports a fact for, and reject the look-alikes. The analyzer itself is
 // run on each package, so a case whose expectation is wrong fails too.
 func TestPrefilterCases(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("the cases probe with kill(2)")
 	}

@@ -25,6 +25,7 @@ import (
 // gopls, Bazel nogo) share its package state, and configuration belongs in
 // Analyzer.Flags or New's Config.
 func TestNoPackageStateWrites(t *testing.T) {
+	t.Parallel()
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 		packages.NeedTypes | packages.NeedTypesInfo}
 	pkgs, err := packages.Load(cfg, "github.com/pidlint/pidlint/analyzer/...")
@@ -197,6 +198,7 @@ var statePackages = []string{"killzero", "signalzero", "procstat", "wrapper/proc
 // left state behind (in the analyzer, or keyed by the packages' type
 // objects), or two runs that shared it, would differ, or race under -race.
 func TestRunTwice(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("analyzes the testdata three times")
 	}

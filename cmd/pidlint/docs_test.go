@@ -21,6 +21,7 @@ func TestExplainMarkdown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pidlint")
 	}
+	t.Parallel()
 	r := mustRun(t, 0, ".", nil, pidlintBin(t), "-explain", "-markdown")
 	if want := readFile(t, filepath.Join(repoRoot, "docs", "rules.md")); r.stdout != want {
 		t.Errorf("pidlint -explain -markdown differs from docs/rules.md")

@@ -72,7 +72,7 @@ func TestDriverFlags(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "probes")
+	dir := sharedModule(t, "probes")
 
 	r := mustRun(t, exitFindings, dir, nil, bin, "-format=text", "./...")
 	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, probesFindings) {

@@ -16,7 +16,7 @@ func TestFindProcessEveryGOOS(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "findprocess")
+	dir := sharedModule(t, "findprocess")
 
 	r := mustRun(t, exitFindings, dir, nil, bin, "./...")
 	wantFindings := []want{{"p/p_windows.go", 7, "PL003"}, {"p/plain.go", 9, "PL003"}}

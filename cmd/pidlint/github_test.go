@@ -12,7 +12,7 @@ func TestGitHub(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "probes")
+	dir := sharedModule(t, "probes")
 	r := mustRun(t, exitFindings, dir, nil, bin, "-format=github", "./...")
 	var got []string
 	for line := range strings.SplitSeq(strings.TrimSpace(r.stdout), "\n") {

@@ -46,7 +46,7 @@ func TestEveryGOOS(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "goos")
+	dir := sharedModule(t, "goos")
 
 	r := mustRun(t, exitFindings, dir, noCgo, bin, "./...")
 	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, goosFindings) {
@@ -139,18 +139,22 @@ func TestEmptyBuildCache(t *testing.T) {
 		{"goos", goosFindings, noCgo},
 		{"probes", probesFindings, nil}, // net, with cgo where the host has it
 	} {
-		dir := copyModule(t, tc.module)
-		env := append([]string{"GOCACHE=" + t.TempDir(), "GOFLAGS=-modcacherw"}, tc.env...)
-		r := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
-		if !strings.Contains(r.stderr, "in-process (the build cache is empty)") {
-			t.Errorf("%s: an empty build cache did not load in-process:\n%s", tc.module, r.stderr)
-		}
-		if got := textFindings(t, dir, r.stderr); !slices.Equal(got, tc.want) {
-			t.Errorf("%s, empty build cache: %v, want %v\nstderr:\n%s", tc.module, got, tc.want, r.stderr)
-		}
-		if tc.module == "goos" && !strings.Contains(r.stderr, "example.com/goos/cgoonly does not build for windows: skipped") {
-			t.Errorf("goos, empty build cache: cgoonly not skipped for windows:\n%s", r.stderr)
-		}
+		// Each module in a directory and build cache of its own.
+		t.Run(tc.module, func(t *testing.T) {
+			t.Parallel()
+			dir := copyModule(t, tc.module)
+			env := append([]string{"GOCACHE=" + t.TempDir(), "GOFLAGS=-modcacherw"}, tc.env...)
+			r := mustRun(t, exitFindings, dir, env, bin, "-v", "./...")
+			if !strings.Contains(r.stderr, "in-process (the build cache is empty)") {
+				t.Errorf("%s: an empty build cache did not load in-process:\n%s", tc.module, r.stderr)
+			}
+			if got := textFindings(t, dir, r.stderr); !slices.Equal(got, tc.want) {
+				t.Errorf("%s, empty build cache: %v, want %v\nstderr:\n%s", tc.module, got, tc.want, r.stderr)
+			}
+			if tc.module == "goos" && !strings.Contains(r.stderr, "example.com/goos/cgoonly does not build for windows: skipped") {
+				t.Errorf("goos, empty build cache: cgoonly not skipped for windows:\n%s", r.stderr)
+			}
+		})
 	}
 }
 
@@ -221,7 +225,7 @@ func TestUnixOnlyPackageMessages(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "unixonly")
+	dir := sharedModule(t, "unixonly")
 	r := mustRun(t, exitFindings, dir, nil, bin, "./...")
 	want := []want{{"anypkg/probe.go", 10, "PL002"}, {"unixpkg/probe_unix.go", 11, "PL002"}}
 	if got := textFindings(t, dir, r.stderr); !slices.Equal(got, want) {

@@ -19,7 +19,7 @@ func TestFileIgnoreEveryGOOS(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "ignores")
+	dir := sharedModule(t, "ignores")
 
 	r := mustRun(t, exitFindings, dir, noCgo, bin, "./...")
 	wantAll := []want{

@@ -3,6 +3,8 @@ package main
 import (
 	"archive/zip"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -11,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,8 +43,8 @@ func TestInstallRelease(t *testing.T) {
 		t.Skip("builds pidlint")
 	}
 	t.Parallel()
-	const version = "v1.99.0"
-	env := releaseProxy(t, version)
+	const version = releaseVersion
+	env := releaseProxy(t)
 	gobin := t.TempDir()
 	env = append(env, "GOBIN="+gobin)
 	mustRun(t, 0, t.TempDir(), env, "go", "install", "github.com/pidlint/pidlint/cmd/pidlint@"+version)
@@ -81,8 +84,8 @@ func TestSafeprobeModuleGo121(t *testing.T) {
 		t.Skip("builds pidlint")
 	}
 	t.Parallel()
-	const version = "v1.99.0"
-	env := releaseProxy(t, version)
+	const version = releaseVersion
+	env := releaseProxy(t)
 	files := maps.Clone(daemonModule)
 	files["go.mod"] = "module example.com/daemon\n\ngo 1.21\n"
 	dir := writeModule(t, files)
@@ -103,31 +106,66 @@ func TestSafeprobeModuleGo121(t *testing.T) {
 	}
 }
 
-// releaseProxy writes this checkout into a module proxy on disk as
-// release version of its two modules, pidlint's and safeprobe's, and
-// returns the environment for the go command to use it: every other module
-// comes from the shared module cache, served as a proxy and checked
-// against its copy of the checksum database, into a module cache of the
-// test's own, which the made-up release never leaves.
-func releaseProxy(t *testing.T, version string) []string {
+// releaseVersion is the version the release proxy serves this checkout as.
+const releaseVersion = "v1.99.0"
+
+// releaseProxy returns the environment for the go command to use a module
+// proxy on disk that serves this checkout as releaseVersion of its two
+// modules, pidlint's and safeprobe's: every other module comes from the
+// shared module cache, served as a proxy and checked against its copy of
+// the checksum database, into a module cache of the tests' own, which the
+// made-up release never leaves. The proxy and that module cache are made
+// once per test binary and shared by the tests that install the release.
+func releaseProxy(t *testing.T) []string {
 	t.Helper()
-	proxy := t.TempDir()
-	writeProxyModule(t, proxy, "github.com/pidlint/pidlint", "", version)
-	writeProxyModule(t, proxy, "github.com/pidlint/pidlint/safeprobe", "safeprobe", version)
+	proxyOnce.Do(func() { proxyEnv, proxyErr = makeReleaseProxy() })
+	if errors.Is(proxyErr, errNoSource) {
+		t.Skip(proxyErr)
+	}
+	if proxyErr != nil {
+		t.Fatal(proxyErr)
+	}
+	return slices.Clone(proxyEnv)
+}
+
+var (
+	proxyOnce sync.Once
+	proxyEnv  []string
+	proxyErr  error
+)
+
+// errNoSource is why there is no release proxy outside a git checkout, or
+// without the checksum database in the module cache.
+var errNoSource = errors.New("cannot make a release proxy")
+
+func makeReleaseProxy() ([]string, error) {
+	dir, err := os.MkdirTemp(binDir, "release-")
+	if err != nil {
+		return nil, err
+	}
+	proxy := filepath.Join(dir, "proxy")
+	for _, m := range []struct{ path, sub string }{
+		{"github.com/pidlint/pidlint", ""},
+		{"github.com/pidlint/pidlint/safeprobe", "safeprobe"},
+	} {
+		if err := writeProxyModule(proxy, m.path, m.sub, releaseVersion); err != nil {
+			return nil, err
+		}
+	}
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	shared := filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")
-	own := t.TempDir()
+	own := filepath.Join(dir, "modcache")
 	if err := os.CopyFS(filepath.Join(own, "cache", "download", "sumdb"), os.DirFS(filepath.Join(shared, "sumdb"))); err != nil {
-		t.Skipf("no checksum database in the module cache: %v", err)
+		return nil, fmt.Errorf("%w: no checksum database in the module cache: %v", errNoSource, err)
 	}
 	return []string{
 		"GOMODCACHE=" + own, "GOFLAGS=-modcacherw",
 		"GOPROXY=file://" + filepath.ToSlash(proxy) + ",file://" + filepath.ToSlash(shared),
 		"GONOSUMDB=github.com/pidlint/pidlint",
-	}
+	}, nil
 }
 
 // checkInstalled runs an installed pidlint on a module outside the
@@ -145,12 +183,11 @@ func checkInstalled(t *testing.T, bin string) {
 // ("" for the root) into dir, a GOPROXY file tree, as module modPath at
 // version: the files git tracks there, less the nested modules, as the go
 // command would zip them.
-func writeProxyModule(t *testing.T, dir, modPath, sub, version string) {
-	t.Helper()
+func writeProxyModule(dir, modPath, sub, version string) error {
 	root := filepath.Join(repoRoot, filepath.FromSlash(sub))
 	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
-		t.Skipf("git ls-files: %v", err)
+		return fmt.Errorf("%w: git ls-files: %v", errNoSource, err)
 	}
 	files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
 	slices.Sort(files) // a file in a merge conflict is listed once per stage
@@ -164,11 +201,11 @@ func writeProxyModule(t *testing.T, dir, modPath, sub, version string) {
 	}
 	vdir := filepath.Join(dir, filepath.FromSlash(modPath), "@v")
 	if err := os.MkdirAll(vdir, 0o755); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	zf, err := os.Create(filepath.Join(vdir, version+".zip"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	zw := zip.NewWriter(zf)
 	for _, f := range files {
@@ -180,25 +217,25 @@ func writeProxyModule(t *testing.T, dir, modPath, sub, version string) {
 			continue // deleted in the work tree
 		}
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		w, err := zw.Create(modPath + "@" + version + "/" + f)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := zf.Close(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	info, _ := json.Marshal(map[string]any{"Version": version, "Time": time.Now().UTC().Format(time.RFC3339)})
 	for name, data := range map[string][]byte{
@@ -207,9 +244,10 @@ func writeProxyModule(t *testing.T, dir, modPath, sub, version string) {
 		"list":            []byte(version + "\n"),
 	} {
 		if err := os.WriteFile(filepath.Join(vdir, name), data, 0o644); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
+	return nil
 }
 
 // TestReadmeInstall checks that the README shows what the install and

@@ -21,7 +21,7 @@ func TestSARIF(t *testing.T) {
 	}
 	t.Parallel()
 	bin := pidlintBin(t)
-	dir := copyModule(t, "probes")
+	dir := sharedModule(t, "probes")
 	r := mustRun(t, exitFindings, dir, nil, bin, "-format=sarif", "-strict", "./...")
 	if r.stderr != "" {
 		t.Errorf("stderr: %s", r.stderr)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"go/format"
 	"io/fs"
@@ -19,13 +20,17 @@ import (
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
 var (
-	binDir   string // holds the pidlint binary the tests run
-	buildBin sync.Once
-	binPath  string
-	binErr   error
+	binDir  string // holds the pidlint binary the tests run
+	binPath string
+	binErr  error
 )
 
+// TestMain does once for the whole test binary what the end-to-end tests
+// share: pidlint, which they run as a command and as go vet's -vettool,
+// is built before the first test (none in -short mode, where no test
+// runs it), and the checksum database cache is warmed.
 func TestMain(m *testing.M) {
+	flag.Parse()
 	var err error
 	binDir, err = os.MkdirTemp("", "pidlint-bin-")
 	if err != nil {
@@ -37,7 +42,21 @@ func TestMain(m *testing.M) {
 	if err := warmChecksums(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
+	if !testing.Short() {
+		binPath = filepath.Join(binDir, "pidlint")
+		cmd := exec.Command("go", "build", "-o", binPath, ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build ./cmd/pidlint: %v\n%s", err, out)
+		}
+	}
 	code := m.Run()
+	// A module cache's directories are read-only: let them be removed.
+	filepath.WalkDir(binDir, func(name string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(name, 0o755)
+		}
+		return nil
+	})
 	os.RemoveAll(binDir)
 	os.Exit(code)
 }
@@ -78,18 +97,14 @@ func warmChecksums() error {
 	return nil
 }
 
-// pidlintBin builds cmd/pidlint once per test binary and returns its path.
+// pidlintBin returns the path of the pidlint binary TestMain built.
 func pidlintBin(t testing.TB) string {
 	t.Helper()
-	buildBin.Do(func() {
-		binPath = filepath.Join(binDir, "pidlint")
-		cmd := exec.Command("go", "build", "-o", binPath, ".")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build ./cmd/pidlint: %v\n%s", err, out)
-		}
-	})
 	if binErr != nil {
 		t.Fatal(binErr)
+	}
+	if binPath == "" {
+		t.Fatal("pidlint was not built: the test runs it in -short mode")
 	}
 	return binPath
 }
@@ -101,26 +116,56 @@ func pidlintBin(t testing.TB) string {
 func copyModule(t testing.TB, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+	if err := writeModuleCopy(dir, name); err != nil {
 		t.Fatal(err)
+	}
+	return dir
+}
+
+// sharedModule returns a copy of testdata/name, made as copyModule makes
+// it, once per test binary, for the tests that only read it: they share
+// the go command's cached vet results and pidlint's cached builds for
+// other GOOS. A test that changes the module takes copyModule's.
+func sharedModule(t testing.TB, name string) string {
+	t.Helper()
+	v, _ := sharedModules.LoadOrStore(name, new(sharedCopy))
+	c := v.(*sharedCopy)
+	c.once.Do(func() {
+		c.dir = filepath.Join(binDir, "modules", name)
+		c.err = writeModuleCopy(c.dir, name)
+	})
+	if c.err != nil {
+		t.Fatal(c.err)
+	}
+	return c.dir
+}
+
+var sharedModules sync.Map // module name → *sharedCopy
+
+type sharedCopy struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func writeModuleCopy(dir, name string) error {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		return err
 	}
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	gomod = fmt.Appendf(gomod, "\n%s", requireCheckout)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	// The module's dependencies are safeprobe's: its go.sum covers them.
 	sum, err := os.ReadFile(filepath.Join(repoRoot, "safeprobe", "go.sum"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
 }
 
 // requireCheckout is what go.mod needs to take safeprobe from this

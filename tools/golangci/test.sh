@@ -15,7 +15,8 @@
 #     clean.
 #
 # Usage: tools/golangci/test.sh (make golangci). Set PIDLINT_GCL_REBUILD=1
-# to force the build.
+# to force the build; GO_TEST_TIMEOUT is go test's -timeout (make passes
+# its GOLANGCI_TIMEOUT).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 plugin=$repo/tools/golangci
@@ -70,7 +71,7 @@ fi
 
 # 2. The plugin's unit tests, and the editor recipes with the binary.
 t=$(now)
-(cd "$plugin" && go vet ./... && PIDLINT_CUSTOM_GCL="$bin" go test -count=1 ./...)
+(cd "$plugin" && go vet ./... && PIDLINT_CUSTOM_GCL="$bin" go test -count=1 -timeout="${GO_TEST_TIMEOUT:-10m}" ./...)
 echo "golangci: go vet and go test in tools/golangci: $(since "$t")"
 
 gcl_flags=(--allow-serial-runners --show-stats=false
