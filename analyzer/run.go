@@ -1,10 +1,12 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"slices"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/facts"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 	"github.com/pidlint/pidlint/analyzer/internal/pidflow"
+	"github.com/pidlint/pidlint/analyzer/internal/wrappers"
 )
 
 // probePackages are the imports without which no rule can match directly.
@@ -31,7 +34,7 @@ func (c *config) run(pass *analysis.Pass) (any, error) {
 	}
 	r.cls = &calls.Classifier{Info: pass.TypesInfo, Safeprobe: c.safeprobe, Wrapper: r.wrapperOf}
 	if c.relevant(pass) {
-		r.wrappers = pidflow.FindWrappers(pass, r.in)
+		r.wrappers = wrappers.FindWrappers(pass, r.in)
 		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
 			r.call(cur)
 		}
@@ -120,7 +123,13 @@ func (r *runner) wrapperOf(fn *types.Func) *facts.Wrapper {
 // pidFlow follows the package's PIDs once, for PL007 and PL008.
 func (r *runner) pidFlow() *pidflow.Flow {
 	if r.flow == nil {
-		r.flow = pidflow.New(r.pass, r.in, r.cls)
+		var opts pidflow.Options
+		if r.cfg.debug {
+			opts.Debugf = func(format string, args ...any) {
+				fmt.Fprintf(os.Stderr, "pidlint: debug: "+format+"\n", args...)
+			}
+		}
+		r.flow = pidflow.New(r.pass, r.in, r.cls, opts)
 	}
 	return r.flow
 }
