@@ -159,7 +159,7 @@ func (u *unit) applySignal(ins ssa.CallInstruction, ps paramSignal, args []ssa.V
 	if ps.param >= len(args) {
 		return
 	}
-	sigParam := -1
+	sigParam, sigText := -1, ps.sigText
 	if ps.sigParam >= 0 {
 		if ps.sigParam >= len(args) {
 			return
@@ -171,6 +171,9 @@ func (u *unit) applySignal(ins ssa.CallInstruction, ps paramSignal, args []ssa.V
 		if prm, ok := unconvert(sig).(*ssa.Parameter); ok {
 			sigParam = u.paramIndex(prm)
 		}
+		if e := u.f.argExpr(ins, ps.sigParam); e != nil && sigParam < 0 {
+			sigText = types.ExprString(e) // fixed here: term(pid) calls maybeSignal(pid, SIGTERM)
+		}
 	}
 	u.sum.flags |= fSignals
 	for _, l := range u.pidLabels(args[ps.param], ps.path, ps.site.process) {
@@ -179,7 +182,7 @@ func (u *unit) applySignal(ins ssa.CallInstruction, ps paramSignal, args []ssa.V
 		case l.src != nil:
 			u.f.viaSite(u, ins, callee, ps, args).reach(l.src)
 		case l.param >= 0:
-			u.sum.signal(paramSignal{param: l.param, path: l.path, sigParam: sigParam, site: ps.site})
+			u.sum.signal(paramSignal{param: l.param, path: l.path, sigParam: sigParam, site: ps.site, sigText: sigText})
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package pidflow
 
 import (
+	"cmp"
 	"go/types"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ func (f *Flow) factOf(fn *types.Func, s *summary) *facts.FuncFlow {
 	}
 	for _, ps := range s.signals {
 		fact.Signals = append(fact.Signals, facts.Signal{Param: ps.param, Path: ps.path, SigParam: ps.sigParam,
-			What: ps.site.what, SigText: f.sigText(ps.site), Process: ps.site.process, OS: uint8(ps.site.os)})
+			What: ps.site.what, SigText: cmp.Or(ps.sigText, f.sigText(ps.site)), Process: ps.site.process, OS: uint8(ps.site.os)})
 	}
 	for _, c := range s.checks {
 		fact.Checks = append(fact.Checks, facts.Check{Param: c.param, Path: c.path, Checks: uint8(c.checks),

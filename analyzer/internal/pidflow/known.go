@@ -37,6 +37,10 @@ func (u *unit) known(ins ssa.CallInstruction, fn *types.Func, args []ssa.Value, 
 	case r&calls.ReadFile != 0 && len(args) > 0, path == "os" && (name == "Readlink" || name == "Create") && len(args) > 0,
 		path == "path/filepath" && name == "EvalSymlinks" && len(args) > 0:
 		u.readCall(ins, fn, args)
+		if r&calls.CreateFile == 0 && r&calls.ReadFile != 0 && namesPIDFile(args[0]) {
+			// A read that succeeds says the PID file exists too.
+			u.writeResult(ins, 1, labels{{kind: exists, param: -1, pol: +1, pos: ins.Pos()}})
+		}
 	case (path == "os" || path == "syscall") && (name == "Getenv" || name == "LookupEnv") && len(args) == 1:
 		if s, ok := stringConst(args[0]); ok && strings.Contains(strings.ToLower(s), "pid") {
 			src := u.f.source(ins, Env, nil, -1)

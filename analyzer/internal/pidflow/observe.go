@@ -64,7 +64,7 @@ func (u *unit) observeKnown(ins ssa.CallInstruction, fn *types.Func, args []ssa.
 		}
 	case r&calls.RemoveFile != 0:
 		u.sum.flags |= fRemoves
-	case r&calls.CreateFile != 0 && len(args) == 3 && exclusive(fn, args[1]):
+	case (r&calls.CreateFile != 0 || (path == "syscall" || path == calls.Unix) && name == "Open") && len(args) == 3 && exclusive(fn, args[1]):
 		u.f.creates = append(u.f.creates, &create{call: ins, unit: u, path: args[0]})
 	}
 	if isWrite(r, fn) {
@@ -194,6 +194,9 @@ func isWrite(r calls.Role, fn *types.Func) bool {
 		return true
 	}
 	n := fn.Name()
+	if p := pkgPath(fn); (p == "syscall" || p == calls.Unix) && (n == "Write" || n == "Pwrite") {
+		return true
+	}
 	return fn.Signature().Recv() != nil && (n == "Write" || n == "WriteString" || n == "WriteAt" || n == "Encode")
 }
 

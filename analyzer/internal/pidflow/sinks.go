@@ -186,9 +186,12 @@ func (f *Flow) viaSite(u *unit, ins ssa.CallInstruction, callee *types.Func, ps 
 	}
 	s.what, s.via, s.process, s.os = name+" ("+ps.site.what+")", true, ps.site.process, ps.site.os
 	s.pidArg, s.pid = ps.param, args[ps.param]
-	if ps.sigParam >= 0 {
+	switch {
+	case ps.sigParam >= 0:
 		s.sigArg, s.sig = ps.sigParam, args[ps.sigParam]
-	} else {
+	case ps.sigText != "":
+		s.sigText = ps.sigText
+	default:
 		s.sigText = f.sigText(ps.site)
 	}
 	return s

@@ -29,6 +29,7 @@ type paramSignal struct {
 	path     string
 	sigParam int       // the parameter that is the signal; -1: always a real one
 	site     *sinkSite // the signal
+	sigText  string    // the signal a call on the way fixed, as written there
 }
 
 // A paramCheck is what a function checks of a parameter's PID.

@@ -353,11 +353,9 @@ func badImportedProbe(pidFile string) error {
 	return os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)
 }
 
-// Known misses, kept to measure recall honestly.
-
 // O_EXCL through the syscall package.
 func badSyscallExclusive(pidFile string) error {
-	fd, err := syscall.Open(pidFile, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY, 0o644)
+	fd, err := syscall.Open(pidFile, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY, 0o644) // want `PL008: PID file created with O_EXCL and no stale-file recovery`
 	if err != nil {
 		return errRunning
 	}
@@ -368,7 +366,7 @@ func badSyscallExclusive(pidFile string) error {
 
 // Existence through a successful read.
 func badReadExists(pidFile string) error {
-	if _, err := os.ReadFile(pidFile); err == nil {
+	if _, err := os.ReadFile(pidFile); err == nil { // want `PL008: start refused while the PID file exists`
 		return errRunning
 	}
 	return os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)
