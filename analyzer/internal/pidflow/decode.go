@@ -36,12 +36,12 @@ func (u *unit) decode(ins ssa.CallInstruction, fn *types.Func, path, recv, name 
 		data, target = args[0], args[2]
 	case path == "github.com/BurntSushi/toml" && name == "DecodeFile" && len(args) == 2:
 		src := u.f.source(ins, FileRead, args, 0)
-		u.write(u.pointee(unconvert(args[1])), labels{storedLabel(u.f.decoded(ins, src))})
+		u.fill(args[1], labels{storedLabel(u.f.decoded(ins, src))})
 		return true
 	case strings.HasPrefix(path, "github.com/spf13/viper") && strings.HasPrefix(name, "Unmarshal") && len(args) > 0:
 		src := u.f.source(ins, FileRead, nil, -1)
 		src.Subject = "viper's configuration"
-		u.write(u.pointee(unconvert(args[len(args)-1])), labels{storedLabel(u.f.decoded(ins, src))})
+		u.fill(args[len(args)-1], labels{storedLabel(u.f.decoded(ins, src))})
 		return true
 	default:
 		return false
@@ -56,7 +56,7 @@ func (u *unit) decode(ins ssa.CallInstruction, fn *types.Func, path, recv, name 
 			out.add(l)
 		}
 	}
-	u.write(u.pointee(unconvert(target)), out)
+	u.fill(target, out)
 	return true
 }
 
@@ -66,11 +66,8 @@ func (u *unit) decode(ins ssa.CallInstruction, fn *types.Func, path, recv, name 
 func (u *unit) scan(ins ssa.CallInstruction, fn *types.Func, path, recv, name string, args []ssa.Value) bool {
 	var from labels
 	var targets []place
-	pointees := func(vs []ssa.Value) {
-		for _, v := range vs {
-			targets = append(targets, u.pointee(unconvert(v)))
-		}
-	}
+	var pointers []ssa.Value
+	pointees := func(vs []ssa.Value) { pointers = append(pointers, vs...) }
 	switch {
 	case path == "fmt" && (strings.HasPrefix(name, "Sscan") || strings.HasPrefix(name, "Fscan")) && len(args) >= 2:
 		from = u.read(u.content(args[0]))
@@ -96,6 +93,9 @@ func (u *unit) scan(ins ssa.CallInstruction, fn *types.Func, path, recv, name st
 	}
 	for _, t := range targets {
 		u.write(t, from.ofKind(stored))
+	}
+	for _, p := range pointers {
+		u.fill(p, from.ofKind(stored))
 	}
 	return true
 }

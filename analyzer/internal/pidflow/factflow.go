@@ -97,37 +97,6 @@ func paramType(sig *types.Signature, i int) types.Type {
 	return nil
 }
 
-// holdsRecord reports whether a value of type t may hold a PID: an
-// integer, a process, a struct with a field that names a PID and holds
-// one, or a pointer, slice, array or map of one.
-func holdsRecord(t types.Type, depth int) bool {
-	if depth > 3 {
-		return false
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Info()&types.IsInteger != 0
-	case *types.Pointer:
-		return mayHoldPID(t) || holdsRecord(u.Elem(), depth+1)
-	case *types.Slice:
-		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
-			return false // data, not a PID
-		}
-		return holdsRecord(u.Elem(), depth+1)
-	case *types.Array:
-		return holdsRecord(u.Elem(), depth+1)
-	case *types.Map:
-		return holdsRecord(u.Elem(), depth+1)
-	case *types.Struct:
-		for i := range u.NumFields() {
-			f := u.Field(i)
-			if strings.Contains(strings.ToLower(f.Name()), "pid") && holdsRecord(f.Type(), depth+1) || f.Embedded() && holdsRecord(f.Type(), depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // outOf returns the fact's Out for a label leaving a function; false for
 // one an importer cannot use (a file key, a verified read).

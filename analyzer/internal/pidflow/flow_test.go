@@ -1,8 +1,6 @@
 package pidflow_test
 
 import (
-	"fmt"
-	"go/ast"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -22,12 +20,19 @@ var flowAnalyzer = &analysis.Analyzer{
 	Doc:       "reports the value flow's signals and guards",
 	Requires:  []*analysis.Analyzer{inspect.Analyzer},
 	FactTypes: facts.Types(),
-	Run: func(pass *analysis.Pass) (any, error) {
+	Run:       runFlow(pidflow.Options{}),
+}
+
+// runFlow returns an analyzer's run that reports the flow's findings
+// with opts; its debug lines too, at the package clause.
+func runFlow(opts pidflow.Options) func(*analysis.Pass) (any, error) {
+	return func(pass *analysis.Pass) (any, error) {
 		in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 		cls := &calls.Classifier{Info: pass.TypesInfo, Safeprobe: "github.com/pidlint/pidlint/safeprobe"}
-		f := pidflow.New(pass, in, cls, pidflow.Options{Debugf: func(format string, args ...any) {
+		opts.Debugf = func(format string, args ...any) {
 			pass.Reportf(pass.Files[0].Package, "debug: "+format, args...)
-		}})
+		}
+		f := pidflow.New(pass, in, cls, opts)
 		for _, s := range f.Signals() {
 			by := ""
 			if s.ByName {
@@ -38,9 +43,8 @@ var flowAnalyzer = &analysis.Analyzer{
 		for _, g := range f.Guards() {
 			pass.Reportf(g.Pos, "guard %s", guardNames[g.Kind])
 		}
-		_ = ast.Inspect
 		return nil, nil
-	},
+	}
 }
 
 var guardNames = map[pidflow.GuardKind]string{
@@ -50,7 +54,28 @@ var guardNames = map[pidflow.GuardKind]string{
 	pidflow.LivenessGuard:          "liveness",
 }
 
-func TestBasic(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), flowAnalyzer, "basic")
-	_ = fmt.Sprint
+// TestSignals: stored PIDs followed through copies, phis, channels,
+// closures, method values and struct fields to the signals they reach;
+// own children, the own PID and the kernel's lists left alone.
+func TestSignals(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), flowAnalyzer, "basic", "fields")
+}
+
+// TestGuards: each guard kind, standing where its fix goes.
+func TestGuards(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), flowAnalyzer, "guards")
+}
+
+// TestFacts: summaries leave as facts and come back as summaries in an
+// importer, with the source they describe.
+func TestFacts(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), flowAnalyzer, "flowlib", "flowuse")
+}
+
+// TestTooLarge: a function over the bound is skipped with a debug line,
+// and nothing in it is reported.
+func TestTooLarge(t *testing.T) {
+	a := *flowAnalyzer
+	a.Run = runFlow(pidflow.Options{MaxInstructions: 20})
+	analysistest.Run(t, analysistest.TestData(), &a, "big")
 }

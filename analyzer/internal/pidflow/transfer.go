@@ -45,12 +45,10 @@ func (u *unit) step(ins ssa.Instruction) {
 	switch ins := ins.(type) {
 	case *ssa.Store:
 		u.copyTo(u.cell(ins.Addr), u.content(ins.Val))
-		if fa, ok := ins.Addr.(*ssa.FieldAddr); ok {
-			u.fieldStore(fa.X.Type(), fa.Field, ins.Val)
-		}
+		u.fieldStore(ins.Addr, u.read(u.content(ins.Val)))
 	case *ssa.UnOp:
-		if fa, ok := ins.X.(*ssa.FieldAddr); ok && ins.Op == token.MUL {
-			u.fieldLoad(ins, fa.X.Type(), fa.Field)
+		for fa, ok := ins.X.(*ssa.FieldAddr); ok && ins.Op == token.MUL; fa, ok = fa.X.(*ssa.FieldAddr) {
+			u.fieldLoad(ins, fa.X.Type(), fa.Field) // r.state.Pid: state's, and Pid's
 		}
 	case *ssa.Field:
 		u.fieldLoad(ins, ins.X.Type(), ins.Field)
@@ -241,20 +239,34 @@ func (u *unit) packageField(t types.Type, i int) *types.Var {
 		return nil
 	}
 	f := st.Field(i)
-	if f.Pkg() != u.f.pass.Pkg || !mayHoldPID(f.Type()) {
+	if f.Pkg() != u.f.pass.Pkg || !holdsRecord(f.Type(), 0) {
 		return nil
 	}
 	return f
 }
 
-// fieldStore notes the stored PIDs a field of the package is given.
-func (u *unit) fieldStore(t types.Type, i int, v ssa.Value) {
-	f := u.packageField(t, i)
+// fill writes ls where target points, and notes them as given to the
+// field of the package target may be the address of (json.Unmarshal(data,
+// &r.state)).
+func (u *unit) fill(target ssa.Value, ls labels) {
+	target = unconvert(target)
+	u.write(u.pointee(target), ls)
+	u.fieldStore(target, ls)
+}
+
+// fieldStore notes the stored PIDs among ls written at addr, when addr
+// is the address of a field of the package.
+func (u *unit) fieldStore(addr ssa.Value, ls labels) {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	f := u.packageField(fa.X.Type(), fa.Field)
 	if f == nil {
 		return
 	}
 	cur := u.f.fields[f]
-	for _, l := range u.read(u.content(v)).ofKind(stored) {
+	for _, l := range ls.ofKind(stored) {
 		if l.src != nil && cur.add(l) {
 			u.f.fieldsChanged = true
 		}
