@@ -56,7 +56,7 @@ func New(cfg ...Config) *analysis.Analyzer {
 	a.Flags.StringVar(&c.safeprobe, "safeprobe", c.safeprobe,
 		"import path of the safeprobe package that suggested fixes call")
 	a.Flags.Var(&c.disable, "disable", "comma-separated rules not to report, by ID or name, e.g. PL004,shell-probe")
-	a.Flags.BoolVar(&c.debug, "debug", false, "print on standard error what the PID value flow skips and why (a function too large, a package the SSA builder cannot take)")
+	a.Flags.BoolVar(&c.debug, "flow-debug", false, "print on standard error what the PID value flow skips and why (a function too large, a package the SSA builder cannot take)")
 	return a
 }
 

@@ -62,12 +62,12 @@ func checkPidfileBlock(r *runner, rule string) {
 			msg = "PID file created with O_EXCL and no stale-file recovery: a file left by a crash (SIGKILL, power loss) fails every later start, and " + staysDown
 		case pidflow.ExclusiveBlindRecovery:
 			msg = fmt.Sprintf("the PID file created with O_EXCL at %s is recovered only when this probe of the PID it names says dead: after a reboot or PID reuse an unrelated process has that number, every start fails, and %s",
-				r.shortPos(g.Create), staysDown)
+				shortPos(r.pass.Fset, g.Create), staysDown)
 		case pidflow.ExistenceGuard:
 			msg = "start refused while the PID file exists: a file left by a crash (SIGKILL, power loss) fails every later start, and " + staysDown
 		case pidflow.LivenessGuard:
 			msg = fmt.Sprintf("start refused (at %s) while this probe says the PID read from the PID file is alive: after a crash and a reboot or PID reuse an unrelated process has that number, every start fails, and %s",
-				r.shortPos(g.Refusal), staysDown)
+				shortPos(r.pass.Fset, g.Refusal), staysDown)
 		}
 		if fs := r.fileOf(g.Pos); fs != nil {
 			r.add(fs, &finding{rule: rule, pos: g.Pos, end: g.End, msg: msg + blockAdvice})
@@ -76,7 +76,7 @@ func checkPidfileBlock(r *runner, rule string) {
 }
 
 // shortPos names a position as messages do: "pidfile.go:41".
-func (r *runner) shortPos(pos token.Pos) string {
-	p := r.pass.Fset.Position(pos)
+func shortPos(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }

@@ -7,46 +7,56 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// call runs a call: a literal of the unit is wired in place; a function
-// of the package, or of another package with a fact, is applied through
-// its summary; any other is one pidlint knows, or nothing. With observe,
-// it records what the call reaches instead of what it writes.
-func (u *unit) call(ins ssa.CallInstruction, observe bool) {
+// A call is one call instruction of a unit, run in the transfer or
+// observed once the labels have converged.
+type call struct {
+	u    *unit
+	f    *Flow
+	ins  ssa.CallInstruction
+	fn   *types.Func // the callee, nil when not known
+	args []ssa.Value // the arguments, a method's receiver first
+}
+
+// run runs the call: a literal of the unit (lit) is wired in place; a
+// function of the package, or of another package with a fact, is applied
+// through its summary; any other is one pidlint knows, or nothing. With
+// observe, it records what the call reaches instead of what it writes.
+func (c *call) run(lit *ssa.Function, observe bool) {
+	u := c.u
 	if observe {
 		// What the call adds to the unit's flags is its own too (PL008
 		// asks it of calls that are not deferred).
 		saved := u.sum.flags
 		u.sum.flags = 0
 		defer func() {
-			u.callFlags[ins] = u.sum.flags
+			u.callFlags[c.ins] = u.sum.flags
 			u.sum.flags |= saved
 		}()
 	}
-	fn, obj, args := u.callee(ins.Common())
-	switch {
-	case fn != nil && u.owns(fn):
+	switch obj := c.fn; {
+	case lit != nil && u.owns(lit):
 		if !observe {
-			u.wire(ins, fn, args)
+			c.wire(lit)
 		}
 	case obj == nil:
 	case knownPackage(pkgPath(obj)):
-		u.known(ins, obj, args, observe)
-	case u.f.unitOf[obj.Origin()] != nil:
-		if s := u.f.unitOf[obj.Origin()].done; s != nil {
-			u.apply(ins, s, args, observe, obj)
+		c.known(observe)
+	case c.f.unitOf[obj.Origin()] != nil:
+		if s := c.f.unitOf[obj.Origin()].done; s != nil {
+			c.apply(s, observe)
 		}
-	case u.f.imported(obj) != nil:
-		u.apply(ins, u.f.imported(obj), args, observe, obj)
+	case c.f.imported(obj) != nil:
+		c.apply(c.f.imported(obj), observe)
 	default:
-		u.known(ins, obj, args, observe)
+		c.known(observe)
 	}
 }
 
-// callee returns the function a call invokes, when it is known, and its
+// calleeOf returns the function a call invokes, when it is known, and its
 // arguments with the receiver first: for a method value (p.Signal), the
 // method and the value it is bound to; for an interface method, only the
 // method's object.
-func (u *unit) callee(c *ssa.CallCommon) (*ssa.Function, *types.Func, []ssa.Value) {
+func calleeOf(c *ssa.CallCommon) (*ssa.Function, *types.Func, []ssa.Value) {
 	if c.IsInvoke() {
 		return nil, c.Method, append([]ssa.Value{c.Value}, c.Args...)
 	}
@@ -64,22 +74,10 @@ func (u *unit) callee(c *ssa.CallCommon) (*ssa.Function, *types.Func, []ssa.Valu
 	return fn, obj, c.Args
 }
 
-// owns reports whether fn is a function literal of the unit.
-func (u *unit) owns(fn *ssa.Function) bool {
-	if fn.Parent() == nil {
-		return false
-	}
-	for _, g := range u.funcs[1:] {
-		if g == fn {
-			return true
-		}
-	}
-	return false
-}
-
 // wire makes a literal's parameters stand for a call's arguments, and the
 // call's results for the literal's.
-func (u *unit) wire(ins ssa.CallInstruction, lit *ssa.Function, args []ssa.Value) {
+func (c *call) wire(lit *ssa.Function) {
+	u, ins, args := c.u, c.ins, c.args
 	for i, prm := range lit.Params {
 		if i < len(args) && !containsValue(u.args[prm], args[i]) {
 			u.args[prm] = append(u.args[prm], args[i])
@@ -104,29 +102,30 @@ func result(ins ssa.CallInstruction, i int) (place, bool) {
 	return place{call, ""}, true
 }
 
-// apply runs a call of callee through its summary: in the transfer, the
-// labels it hands back; observing, the signals, checks, locks and flags
-// it stands for.
-func (u *unit) apply(ins ssa.CallInstruction, s *summary, args []ssa.Value, observe bool, callee *types.Func) {
+// apply runs the call through the callee's summary: in the transfer,
+// the labels it hands back; observing, the signals, checks, locks and
+// flags it stands for.
+func (c *call) apply(s *summary, observe bool) {
+	u, ins, args := c.u, c.ins, c.args
 	if !observe {
 		for j, pls := range s.results {
 			if to, ok := result(ins, j); ok {
 				for _, pl := range pls {
-					u.write(to.plus(pl.rel), u.translate(pl.l, ins, args))
+					u.write(to.plus(pl.rel), c.translate(pl.l))
 				}
 			}
 		}
 		for i, pls := range s.params {
 			if i < len(args) {
 				for _, pl := range pls {
-					u.write(u.content(args[i]).plus(pl.rel), u.translate(pl.l, ins, args))
+					u.write(u.content(args[i]).plus(pl.rel), c.translate(pl.l))
 				}
 			}
 		}
 		return
 	}
 	for _, ps := range s.signals {
-		u.applySignal(ins, ps, args, callee)
+		c.applySignal(ps)
 	}
 	for _, pc := range s.checks {
 		if pc.wideElsewhere && !pc.wide.IsValid() {
@@ -139,9 +138,9 @@ func (u *unit) apply(ins ssa.CallInstruction, s *summary, args []ssa.Value, obse
 		}
 	}
 	for _, key := range s.locks {
-		u.lock(rekey(key, args))
+		c.lock(rekey(key, args))
 	}
-	if callee == u.obj {
+	if c.fn == u.obj {
 		return // recursion: the function's own flags
 	}
 	u.sum.flags |= s.flags &^ fStarts // a callee's child is not this function's
@@ -155,7 +154,8 @@ func (u *unit) apply(ins ssa.CallInstruction, s *summary, args []ssa.Value, obse
 // the stored PIDs the argument holds here (reported at this call, where
 // the stored PID is passed), and this function's own for its
 // parameters.
-func (u *unit) applySignal(ins ssa.CallInstruction, ps paramSignal, args []ssa.Value, callee *types.Func) {
+func (c *call) applySignal(ps paramSignal) {
+	u, ins, args := c.u, c.ins, c.args
 	if ps.param >= len(args) {
 		return
 	}
@@ -180,7 +180,7 @@ func (u *unit) applySignal(ins ssa.CallInstruction, ps paramSignal, args []ssa.V
 		switch {
 		case l.kind != stored:
 		case l.src != nil:
-			u.f.viaSite(u, ins, callee, ps, args).reach(l.src)
+			c.f.viaSite(c, ps).reach(l.src)
 		case l.param >= 0:
 			u.sum.signal(paramSignal{param: l.param, path: l.path, sigParam: sigParam, site: ps.site, sigText: sigText})
 		}
@@ -189,7 +189,8 @@ func (u *unit) applySignal(ins ssa.CallInstruction, ps paramSignal, args []ssa.V
 
 // reachSite records that the stored PID l reaches site: a Source's
 // read, or this function's parameter for its summary.
-func (u *unit) reachSite(site *sinkSite, l label, sigParam int) {
+func (c *call) reachSite(site *sinkSite, l label, sigParam int) {
+	u := c.u
 	switch {
 	case l.kind != stored:
 	case l.src != nil:
@@ -199,42 +200,29 @@ func (u *unit) reachSite(site *sinkSite, l label, sigParam int) {
 	}
 }
 
-// pidLabels are the labels of the PID at path below v; deep, those of
-// everything below it too (a process object whose Pid field holds it).
-func (u *unit) pidLabels(v ssa.Value, path string, deep bool) labels {
-	p := u.argPlace(v, path)
-	if !deep {
-		return u.read(p)
-	}
-	var out labels
-	for _, pl := range u.subtree(p) {
-		out.add(pl.l)
-	}
-	return out
-}
-
 // translate returns what a label of a callee's summary is at a call: a
 // parameter's labels become the argument's; a Source read in the callee
 // becomes one of its own for this call.
-func (u *unit) translate(l label, ins ssa.CallInstruction, args []ssa.Value) labels {
+func (c *call) translate(l label) labels {
+	u, ins, args := c.u, c.ins, c.args
 	switch {
 	case l.param >= 0:
 		if l.param >= len(args) {
 			return nil
 		}
 		var out labels
-		for _, c := range u.read(u.argPlace(args[l.param], l.path)) {
+		for _, a := range u.read(u.argPlace(args[l.param], l.path)) {
 			switch {
 			case l.kind == stored:
-				out.add(c)
-			case c.kind == stored:
-				d := c.of(l.kind)
+				out.add(a)
+			case a.kind == stored:
+				d := a.of(l.kind)
 				d.pol, d.pos = l.pol, ins.Pos()
 				out.add(d)
 			}
 		}
 		return out
-	case l.src != nil && l.kind == stored && u.startsProcess():
+	case l.src != nil && l.kind == stored && startsProcess(u):
 		return nil // the PID file of a child this function started: fresh
 	case l.src != nil:
 		l.src = u.f.derived(l.src, ins, args)

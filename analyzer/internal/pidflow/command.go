@@ -153,18 +153,19 @@ func psFields(args []cmdArg) check {
 
 // psCommand runs exec.Command("ps", …, pid, "-o", "comm="): the command's
 // output is the identity of the processes its arguments' PIDs name.
-func (u *unit) psCommand(ins ssa.CallInstruction, fn *types.Func, args []ssa.Value) {
+func psCommand(c *call) {
+	fn, args := c.fn, c.args
 	prog, line, ok := commandLine(fn, args)
 	if !ok || prog != "ps" {
 		return
 	}
-	c := psFields(line)
-	if c == 0 {
+	k := psFields(line)
+	if k == 0 {
 		return
 	}
 	for _, a := range line {
 		if a.val != nil {
-			u.writeResult(ins, 0, u.identityOf(a.val, c))
+			c.writeResult(0, c.identityOf(a.val, k))
 		}
 	}
 }
@@ -178,17 +179,18 @@ var identityWords = []string{"starttime", "createtime", "creationtime", "cmdline
 // without a fact: one whose name reads a process's identity
 // (procutil.StartTime(pid)), or promises "alive" for a PID
 // (procutil.IsRunning(pid)).
-func (u *unit) foreignAnswerOrIdentity(ins ssa.CallInstruction, fn *types.Func, args []ssa.Value) {
+func foreignAnswerOrIdentity(c *call) {
+	fn, args := c.fn, c.args
 	name := strings.ToLower(fn.Name())
 	sig := fn.Signature()
 	for _, w := range identityWords {
 		if strings.Contains(name, w) {
-			c := checkName
+			k := checkName
 			if strings.Contains(name, "time") {
-				c = checkIdentity
+				k = checkIdentity
 			}
 			for _, a := range args {
-				u.writeResult(ins, 0, u.identityOf(a, c))
+				c.writeResult(0, c.identityOf(a, k))
 			}
 			return
 		}
@@ -199,7 +201,7 @@ func (u *unit) foreignAnswerOrIdentity(ins ssa.CallInstruction, fn *types.Func, 
 	}
 	for _, a := range args {
 		if b, ok := a.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-			u.writeResult(ins, 0, u.answerOf(ins, a, false, pol))
+			c.writeResult(0, c.answerOf(a, false, pol))
 		}
 	}
 }

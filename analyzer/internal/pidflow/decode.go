@@ -24,7 +24,8 @@ var decoderPackages = map[string]bool{
 // decode runs a decoder: what the data held fills the target, each
 // stored PID as a Decoded source of its own. It reports whether the call
 // was one.
-func (u *unit) decode(ins ssa.CallInstruction, fn *types.Func, path, recv, name string, args []ssa.Value) bool {
+func decode(c *call, path, recv, name string) bool {
+	u, ins, args := c.u, c.ins, c.args
 	var data, target ssa.Value
 	switch {
 	case decoderPackages[path] && recv == "" && strings.HasPrefix(name, "Unmarshal") && len(args) >= 2,
@@ -63,7 +64,8 @@ func (u *unit) decode(ins ssa.CallInstruction, fn *types.Func, path, recv, name 
 // scan runs a call that fills variables or a buffer from a reader: fmt's
 // Sscan and Fscan families, a database row's Scan, sqlx's Get and Select,
 // Read into a buffer. It reports whether the call was one.
-func (u *unit) scan(ins ssa.CallInstruction, fn *types.Func, path, recv, name string, args []ssa.Value) bool {
+func scan(c *call, path, recv, name string) bool {
+	u, ins, args := c.u, c.ins, c.args
 	var from labels
 	var targets []place
 	var pointers []ssa.Value
@@ -104,7 +106,8 @@ func (u *unit) scan(ins ssa.CallInstruction, fn *types.Func, path, recv, name st
 // their kin say about a probe's answer or a PID file's existence: true
 // means dead for ESRCH and os.ErrProcessDone, alive for EPERM, missing
 // for fs.ErrNotExist, present for fs.ErrExist.
-func (u *unit) errorTest(fn *types.Func, args []ssa.Value) labels {
+func errorTest(c *call) labels {
+	u, fn, args := c.u, c.fn, c.args
 	var sign int
 	var k kind
 	switch fn.Name() {

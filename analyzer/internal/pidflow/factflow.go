@@ -14,13 +14,13 @@ import (
 
 // exportFacts exports the summary of each exported function that does
 // something with PIDs, and marks the package as one with facts.
-func (f *Flow) exportFacts() {
+func exportFacts(f *Flow) {
 	exported := false
 	for _, u := range f.units {
 		if u.obj == nil || !u.obj.Exported() || u.done == nil {
 			continue
 		}
-		if fact := f.factOf(u.obj, u.done); fact != nil {
+		if fact := factOf(f, u.obj, u.done); fact != nil {
 			f.pass.ExportObjectFact(u.obj, fact)
 			exported = true
 		}
@@ -35,12 +35,12 @@ func (f *Flow) exportFacts() {
 // value's type may hold a PID (an integer, a process, a record with a
 // PID field), and a parameter merely handed on only beside something
 // else: MayExportFacts must foresee every fact from the source alone.
-func (f *Flow) factOf(fn *types.Func, s *summary) *facts.FuncFlow {
+func factOf(f *Flow, fn *types.Func, s *summary) *facts.FuncFlow {
 	fact := &facts.FuncFlow{Flags: uint16(s.flags &^ (fBlindProbe | fVerifies | fSignals | fStarts | fRemoves))}
 	var handedOn []facts.Out
 	outs := func(result, param int, t types.Type, pls []placed) {
 		for _, pl := range pls {
-			o, ok := f.outOf(result, param, pl)
+			o, ok := outOf(f, result, param, pl)
 			switch {
 			case !ok:
 			case o.Kind == facts.StoredPID && !holdsRecord(t, 0) && !strings.Contains(strings.ToLower(fn.Name()), "pid"):
@@ -97,10 +97,9 @@ func paramType(sig *types.Signature, i int) types.Type {
 	return nil
 }
 
-
 // outOf returns the fact's Out for a label leaving a function; false for
 // one an importer cannot use (a file key, a verified read).
-func (f *Flow) outOf(result, param int, pl placed) (facts.Out, bool) {
+func outOf(f *Flow, result, param int, pl placed) (facts.Out, bool) {
 	l := pl.l
 	k, ok := factKinds[l.kind]
 	o := facts.Out{Result: result, Param: param, Path: pl.rel, Kind: k, FromParam: l.param, FromPath: l.path, Pol: int8(l.pol)}

@@ -80,7 +80,7 @@ func New(pass *analysis.Pass, in *inspector.Inspector, cls *calls.Classifier, op
 	}
 	f.makeUnits(pass, in, pkg)
 	f.run()
-	f.exportFacts()
+	exportFacts(f)
 	return f
 }
 

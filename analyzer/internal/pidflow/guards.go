@@ -63,7 +63,7 @@ func (f *Flow) Guards() []Guard {
 			continue // a lock, an identity check, or a stop command
 		}
 		for _, cond := range u.conds {
-			u.condGuards(cond, add)
+			condGuards(u, cond, add)
 		}
 	}
 	out := make([]Guard, 0, len(byPos))
@@ -84,7 +84,7 @@ func (f *Flow) exclusiveGuards(c *create, add func(Guard)) {
 	scope := append([]*unit{c.unit}, f.callersOf(c.unit)...)
 	var fl flags
 	for _, u := range scope {
-		fl |= u.flagsNoDefer()
+		fl |= flagsNoDefer(u)
 	}
 	switch {
 	case fl&fOwnPID == 0:
@@ -110,7 +110,7 @@ func (f *Flow) exclusiveGuards(c *create, add func(Guard)) {
 // condGuards checks a branch on a probe's answer or a PID file's
 // existence: a start refused where the probe says alive, or where the
 // file exists with nothing there to recover it.
-func (u *unit) condGuards(cond *ssa.If, add func(Guard)) {
+func condGuards(u *unit, cond *ssa.If, add func(Guard)) {
 	succs := cond.Block().Succs
 	for _, l := range u.read(u.content(cond.Cond)) {
 		if l.pol == 0 || l.kind != answer && l.kind != exists || l.kind == answer && l.src == nil {
@@ -120,7 +120,7 @@ func (u *unit) condGuards(cond *ssa.If, add func(Guard)) {
 		if l.pol < 0 {
 			yes = succs[1]
 		}
-		refused := u.refusal(yes)
+		refused := refusal(u, yes)
 		if !refused.IsValid() {
 			continue
 		}
@@ -129,7 +129,7 @@ func (u *unit) condGuards(cond *ssa.If, add func(Guard)) {
 		case answer:
 			add(Guard{Kind: LivenessGuard, Pos: pos, End: end, Refusal: refused})
 		case exists:
-			if u.recovers(yes) {
+			if recovers(u, yes) {
 				continue // removed, probed, checked or locked there
 			}
 			add(Guard{Kind: ExistenceGuard, Pos: pos, End: end, Refusal: refused})
@@ -138,7 +138,7 @@ func (u *unit) condGuards(cond *ssa.If, add func(Guard)) {
 }
 
 // flagsNoDefer are the flags of the unit's calls but for deferred ones.
-func (u *unit) flagsNoDefer() flags {
+func flagsNoDefer(u *unit) flags {
 	var fl flags
 	for ins, cf := range u.callFlags {
 		if !isDeferred(ins) {
@@ -155,7 +155,7 @@ func isDeferred(ins ssa.CallInstruction) bool {
 
 // recovers reports whether the code in the blocks b dominates removes the
 // file, probes a PID, checks an identity or takes a lock.
-func (u *unit) recovers(b *ssa.BasicBlock) bool {
+func recovers(u *unit, b *ssa.BasicBlock) bool {
 	for _, c := range b.Parent().Blocks {
 		if !b.Dominates(c) {
 			continue

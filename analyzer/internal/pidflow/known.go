@@ -24,75 +24,76 @@ var passPackages = map[string]bool{
 }
 
 // known runs a call of a function pidlint knows (or passes over it).
-func (u *unit) known(ins ssa.CallInstruction, fn *types.Func, args []ssa.Value, observe bool) {
+func (c *call) known(observe bool) {
+	u, ins, fn, args := c.u, c.ins, c.fn, c.args
 	if observe {
-		u.observeKnown(ins, fn, args)
+		c.observeKnown()
 		return
 	}
 	path, recv, name := pkgPath(fn), calls.RecvTypeName(fn), fn.Name()
 	r := calls.RolesOf(fn, u.f.cls.Safeprobe)
 	switch {
 	case r&calls.Getpid != 0 || r&calls.Safeprobe != 0 && name == "Self":
-		u.writeResult(ins, 0, labels{{kind: ownPID, param: -1}})
+		c.writeResult(0, labels{{kind: ownPID, param: -1}})
 	case r&calls.ReadFile != 0 && len(args) > 0, path == "os" && (name == "Readlink" || name == "Create") && len(args) > 0,
 		path == "path/filepath" && name == "EvalSymlinks" && len(args) > 0:
-		u.readCall(ins, fn, args)
+		c.readCall()
 		if r&calls.CreateFile == 0 && r&calls.ReadFile != 0 && namesPIDFile(args[0]) {
 			// A read that succeeds says the PID file exists too.
-			u.writeResult(ins, 1, labels{{kind: exists, param: -1, pol: +1, pos: ins.Pos()}})
+			c.writeResult(1, labels{{kind: exists, param: -1, pol: +1, pos: ins.Pos()}})
 		}
 	case (path == "os" || path == "syscall") && (name == "Getenv" || name == "LookupEnv") && len(args) == 1:
 		if s, ok := stringConst(args[0]); ok && strings.Contains(strings.ToLower(s), "pid") {
 			src := u.f.source(ins, Env, nil, -1)
 			src.Subject = s
-			u.writeResult(ins, 0, labels{storedLabel(src)})
+			c.writeResult(0, labels{storedLabel(src)})
 		}
 	case r&calls.SafeInspect != 0 && firstString(args) >= 0:
 		src := u.f.source(ins, LockFile, args, firstString(args))
 		src.checked, src.bounded, src.Lock = true, true, true
-		u.writeResult(ins, 0, labels{storedLabel(src)})
+		c.writeResult(0, labels{storedLabel(src)})
 	case r&calls.Safeprobe != 0 && name == "Lookup" && len(args) == 1:
-		u.writeResult(ins, 0, u.identityOf(args[0], checkIdentity))
+		c.writeResult(0, c.identityOf(args[0], checkIdentity))
 	case r&(calls.SafeParsePID|calls.FindProcess) != 0 && len(args) == 1:
-		u.pass(ins, args)
+		c.pass()
 		if r&calls.FindProcess != 0 {
-			u.writeResult(ins, 1, u.answerOf(ins, args[0], false, +1))
+			c.writeResult(1, c.answerOf(args[0], false, +1))
 		}
 	case r&calls.Kill != 0 && len(args) == 2 && isZero(args[1]),
 		r&calls.ProcessSignal != 0 && len(args) == 2 && isZero(args[1]),
 		r&calls.SafeCheck != 0 && len(args) == 1:
-		u.writeResult(ins, 0, u.answerOf(ins, args[0], r&calls.ProcessSignal != 0, +1))
+		c.writeResult(0, c.answerOf(args[0], r&calls.ProcessSignal != 0, +1))
 	case r&calls.SafeAlive != 0 && len(args) == 1:
-		u.writeResult(ins, 0, u.answerOf(ins, args[0], false, +1))
+		c.writeResult(0, c.answerOf(args[0], false, +1))
 	case isGopsutil(path) && (name == "PidExists" || name == "PidExistsWithContext") && len(args) > 0:
-		u.writeResult(ins, 0, u.answerOf(ins, args[len(args)-1], false, +1))
+		c.writeResult(0, c.answerOf(args[len(args)-1], false, +1))
 	case isGopsutil(path) && recv == "Process" && strings.HasPrefix(name, "IsRunning"):
-		u.writeResult(ins, 0, u.answerOf(ins, args[0], true, +1))
+		c.writeResult(0, c.answerOf(args[0], true, +1))
 	case isGopsutil(path) && (name == "NewProcess" || name == "NewProcessWithContext") && len(args) > 0,
 		isWindows(path) && name == "OpenProcess" && len(args) == 3:
-		u.copyResult(ins, 0, args[len(args)-1])
+		c.copyResult(0, args[len(args)-1])
 	case isGopsutil(path) && recv == "Process" && identityMethod(name) != 0:
-		u.writeResult(ins, 0, u.identityOf(args[0], identityMethod(name)))
+		c.writeResult(0, c.identityOf(args[0], identityMethod(name)))
 	case isWindows(path) && name == "GetProcessTimes" && len(args) == 5:
-		u.write(u.pointee(unconvert(args[1])), u.identityOf(args[0], checkIdentity))
+		u.write(u.pointee(unconvert(args[1])), c.identityOf(args[0], checkIdentity))
 	case isWindows(path) && name == "QueryFullProcessImageName" && len(args) == 4:
-		u.write(u.pointee(unconvert(args[2])), u.identityOf(args[0], checkName))
+		u.write(u.pointee(unconvert(args[2])), c.identityOf(args[0], checkName))
 	case path == "errors" && name == "Is" && len(args) == 2, path == "os" && strings.HasPrefix(name, "Is") && len(args) == 1:
-		u.writeResult(ins, 0, u.errorTest(fn, args))
+		c.writeResult(0, errorTest(c))
 	case r&calls.Command != 0:
-		u.psCommand(ins, fn, args)
+		psCommand(c)
 	case path == "os/exec" && recv == "Cmd" && (name == "Output" || name == "CombinedOutput"):
-		u.copyResult(ins, 0, args[0])
+		c.copyResult(0, args[0])
 	case r&calls.StatFile != 0 && len(args) == 1 && namesPIDFile(args[0]):
-		u.writeResult(ins, 1, labels{{kind: exists, param: -1, pol: +1, pos: ins.Pos()}})
+		c.writeResult(1, labels{{kind: exists, param: -1, pol: +1, pos: ins.Pos()}})
 	case isFlock(path) && (name == "New" || name == "NewFlock") && len(args) > 0:
-		u.writeResult(ins, 0, labels{{kind: fileOf, param: -1, key: pathKey(args[0])}})
-	case u.decode(ins, fn, path, recv, name, args):
-	case u.scan(ins, fn, path, recv, name, args):
+		c.writeResult(0, labels{{kind: fileOf, param: -1, key: pathKey(args[0])}})
+	case decode(c, path, recv, name):
+	case scan(c, path, recv, name):
 	case passPackages[path] || path == "os" && recv == "File" && name == "Fd" || path == "fmt" && (strings.HasPrefix(name, "Sprint") || strings.HasPrefix(name, "Append")):
-		u.pass(ins, args)
+		c.pass()
 	default:
-		u.foreignAnswerOrIdentity(ins, fn, args)
+		foreignAnswerOrIdentity(c)
 	}
 }
 
@@ -133,14 +134,16 @@ func isZero(v ssa.Value) bool {
 }
 
 // writeResult writes ls at result i of the call.
-func (u *unit) writeResult(ins ssa.CallInstruction, i int, ls labels) {
+func (c *call) writeResult(i int, ls labels) {
+	u, ins := c.u, c.ins
 	if to, ok := result(ins, i); ok {
 		u.write(to, ls)
 	}
 }
 
 // copyResult copies what v holds to result i of the call.
-func (u *unit) copyResult(ins ssa.CallInstruction, i int, v ssa.Value) {
+func (c *call) copyResult(i int, v ssa.Value) {
+	u, ins := c.u, c.ins
 	if to, ok := result(ins, i); ok {
 		u.copyTo(to, u.content(v))
 	}
@@ -148,7 +151,8 @@ func (u *unit) copyResult(ins ssa.CallInstruction, i int, v ssa.Value) {
 
 // pass hands what every argument holds to the call's results that are
 // neither errors nor bools.
-func (u *unit) pass(ins ssa.CallInstruction, args []ssa.Value) {
+func (c *call) pass() {
+	ins, args := c.ins, c.args
 	res := ins.Common().Signature().Results()
 	for i := range res.Len() {
 		t := res.At(i).Type()
@@ -156,18 +160,19 @@ func (u *unit) pass(ins ssa.CallInstruction, args []ssa.Value) {
 			continue
 		}
 		for _, a := range args {
-			u.copyResult(ins, i, a)
+			c.copyResult(i, a)
 		}
 	}
 }
 
 // identityOf returns the identity labels of the PIDs v holds: reading
 // what c allows of the processes they name.
-func (u *unit) identityOf(v ssa.Value, c check) labels {
+func (c *call) identityOf(v ssa.Value, k check) labels {
+	u := c.u
 	var out labels
 	for _, l := range u.pidLabels(v, "", true).ofKind(stored) {
 		d := l.of(identity)
-		d.pol = int(c)
+		d.pol = int(k)
 		out.add(d)
 	}
 	return out
@@ -175,7 +180,8 @@ func (u *unit) identityOf(v ssa.Value, c check) labels {
 
 // answerOf returns a probe's answer labels for the PIDs v holds (deep:
 // a process object), with polarity pol.
-func (u *unit) answerOf(ins ssa.CallInstruction, v ssa.Value, deep bool, pol int) labels {
+func (c *call) answerOf(v ssa.Value, deep bool, pol int) labels {
+	u, ins := c.u, c.ins
 	var out labels
 	for _, l := range u.pidLabels(v, "", deep).ofKind(stored) {
 		d := l.of(answer)
@@ -188,11 +194,12 @@ func (u *unit) answerOf(ins ssa.CallInstruction, v ssa.Value, deep bool, pol int
 // readCall runs a read of a file: of a /proc file naming a PID, an
 // identity; of the kernel's lists, nothing; of storage, a stored PID,
 // unless the function starts the process that wrote it.
-func (u *unit) readCall(ins ssa.CallInstruction, fn *types.Func, args []ssa.Value) {
+func (c *call) readCall() {
+	u, ins, fn, args := c.u, c.ins, c.fn, c.args
 	path := args[0]
-	if c := identityFile(path); c != 0 {
-		if ls := u.identityOf(path, c); len(ls) > 0 {
-			u.writeResult(ins, 0, ls)
+	if k := identityFile(path); k != 0 {
+		if ls := c.identityOf(path, k); len(ls) > 0 {
+			c.writeResult(0, ls)
 			return
 		}
 	}
@@ -200,14 +207,14 @@ func (u *unit) readCall(ins ssa.CallInstruction, fn *types.Func, args []ssa.Valu
 	case "Readlink", "EvalSymlinks":
 		return // a link's target: no PID
 	case "Create":
-		u.writeResult(ins, 0, labels{{kind: fileOf, param: -1, key: pathKey(path)}})
+		c.writeResult(0, labels{{kind: fileOf, param: -1, key: pathKey(path)}})
 		return
 	}
-	u.writeResult(ins, 0, labels{{kind: fileOf, param: -1, key: pathKey(path)}})
-	if kernelPath(path) || u.startsProcess() {
+	c.writeResult(0, labels{{kind: fileOf, param: -1, key: pathKey(path)}})
+	if kernelPath(path) || startsProcess(u) {
 		return
 	}
-	u.writeResult(ins, 0, labels{storedLabel(u.f.source(ins, FileRead, args, 0))})
+	c.writeResult(0, labels{storedLabel(u.f.source(ins, FileRead, args, 0))})
 }
 
 // knownPackages are the packages whose functions the flow knows by name:

@@ -17,30 +17,31 @@ import (
 // creates a file with O_EXCL).
 
 // observeKnown looks at a call of a function pidlint knows.
-func (u *unit) observeKnown(ins ssa.CallInstruction, fn *types.Func, args []ssa.Value) {
+func (c *call) observeKnown() {
+	u, ins, fn, args := c.u, c.ins, c.fn, c.args
 	path, recv, name := pkgPath(fn), calls.RecvTypeName(fn), fn.Name()
 	r := calls.RolesOf(fn, u.f.cls.Safeprobe)
-	u.observeSignal(ins, fn, r, path, recv, name, args)
+	observeSignal(c, r, path, recv, name)
 	switch {
 	case r&(calls.Kill|calls.ProcessSignal) != 0 && len(args) == 2 && isZero(args[1]),
 		r&(calls.FindProcess|calls.SafeAlive|calls.SafeCheck|calls.SafeProbe) != 0,
 		isGopsutil(path) && (strings.HasPrefix(name, "PidExists") || recv == "Process" && strings.HasPrefix(name, "IsRunning")):
-		u.blindProbe(ins)
+		c.blindProbe()
 	case r&calls.Safeprobe == 0 && calls.LivenessPolarity(name) != 0 && fn.Pkg() != u.f.pass.Pkg && calls.TakesInt(fn):
-		u.blindProbe(ins) // procutil.IsRunning(pid)
+		c.blindProbe() // procutil.IsRunning(pid)
 	}
 	switch {
 	case r&calls.SafeLock != 0 && firstString(args) >= 0:
 		key := pathKey(args[firstString(args)])
 		u.f.safeLocked[qualifiedKey(key, u.obj)] = true
-		u.lock(key)
+		c.lock(key)
 	case r&calls.LockFile != 0 && len(args) >= 2 && takesLock(fn, args[1]),
 		isWindows(path) && name == "LockFileEx" && len(args) > 0,
 		isFlock(path) && recv == "Flock" && (strings.HasPrefix(name, "TryLock") || strings.HasPrefix(name, "TryRLock") || name == "Lock" || name == "RLock"):
-		u.lockFile(args[0])
+		c.lockFile(args[0])
 	case strings.Contains(path, "lockedfile") || strings.HasSuffix(path, "/filelock"):
 		if len(args) > 0 {
-			u.lockFile(args[0])
+			c.lockFile(args[0])
 		}
 	case r&calls.SafeVerify != 0 || verifierName(fn, u.f.pass.Pkg):
 		for _, a := range args {
@@ -80,7 +81,8 @@ func (u *unit) observeKnown(ins ssa.CallInstruction, fn *types.Func, args []ssa.
 
 // blindProbe notes a probe that asks whether a PID is alive, not whose
 // it is.
-func (u *unit) blindProbe(ins ssa.CallInstruction) {
+func (c *call) blindProbe() {
+	u, ins := c.u, c.ins
 	u.sum.flags |= fBlindProbe
 	u.sum.probe(ins.Pos())
 }
@@ -116,17 +118,18 @@ func takesLock(fn *types.Func, op ssa.Value) bool {
 
 // lockFile notes a kernel lock on the file v is (a descriptor, a handle,
 // a gofrs/flock or lockedfile object, or a path).
-func (u *unit) lockFile(v ssa.Value) {
+func (c *call) lockFile(v ssa.Value) {
+	u := c.u
 	keys := 0
 	for _, l := range u.pidLabels(v, "", true).ofKind(fileOf) {
-		u.lock(l.key)
+		c.lock(l.key)
 		keys++
 	}
 	if keys == 0 {
 		if isString(v.Type()) {
-			u.lock(pathKey(v))
+			c.lock(pathKey(v))
 		} else {
-			u.lock("")
+			c.lock("")
 		}
 	}
 }
@@ -134,7 +137,8 @@ func (u *unit) lockFile(v ssa.Value) {
 // lock notes a kernel lock taken or tested on the file a key names (""
 // unknown): the unit's, for the PIDs it reads from that file or signals,
 // and a parameter's for the summary.
-func (u *unit) lock(key string) {
+func (c *call) lock(key string) {
+	u := c.u
 	u.sum.flags |= fLocks | fVerifies
 	if strings.HasPrefix(key, paramKeyPrefix) {
 		u.sum.lock(key)

@@ -14,13 +14,13 @@ import (
 // with an error: it returns a non-nil error (not the probe's own answer,
 // which is nil there), exits with a non-zero status, or calls a Fatal
 // logger; NoPos if it does not.
-func (u *unit) refusal(b *ssa.BasicBlock) token.Pos {
+func refusal(u *unit, b *ssa.BasicBlock) token.Pos {
 	fn := b.Parent()
 	for _, c := range fn.Blocks {
 		for _, ins := range c.Instrs {
 			switch ins := ins.(type) {
 			case *ssa.Return:
-				if pos := u.refusingReturn(ins, b); pos.IsValid() {
+				if pos := refusingReturn(u, ins, b); pos.IsValid() {
 					return pos
 				}
 			case *ssa.Call:
@@ -36,21 +36,21 @@ func (u *unit) refusal(b *ssa.BasicBlock) token.Pos {
 // refusingReturn returns the position of a return whose error result is
 // set to a non-nil error in the blocks b dominates: returned there, or
 // given on an edge from there to a phi.
-func (u *unit) refusingReturn(ret *ssa.Return, b *ssa.BasicBlock) token.Pos {
+func refusingReturn(u *unit, ret *ssa.Return, b *ssa.BasicBlock) token.Pos {
 	res := ret.Parent().Signature.Results()
 	if res.Len() == 0 || len(ret.Results) != res.Len() || !isError(res.At(res.Len()-1).Type()) {
 		return token.NoPos
 	}
 	v := ret.Results[len(ret.Results)-1]
 	if b.Dominates(ret.Block()) {
-		if u.refusingError(v) {
+		if refusingError(u, v) {
 			return ret.Pos()
 		}
 		return token.NoPos
 	}
 	if phi, ok := v.(*ssa.Phi); ok {
 		for i, e := range phi.Edges {
-			if b.Dominates(phi.Block().Preds[i]) && u.refusingError(e) {
+			if b.Dominates(phi.Block().Preds[i]) && refusingError(u, e) {
 				return ret.Pos()
 			}
 		}
@@ -60,7 +60,7 @@ func (u *unit) refusingReturn(ret *ssa.Return, b *ssa.BasicBlock) token.Pos {
 
 // refusingError reports whether an error value refuses: not nil, and not
 // a probe's answer (nil where the probe said alive).
-func (u *unit) refusingError(v ssa.Value) bool {
+func refusingError(u *unit, v ssa.Value) bool {
 	if isNil(v) {
 		return false
 	}

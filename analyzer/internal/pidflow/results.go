@@ -117,6 +117,55 @@ func fieldRead(v ssa.Value) string {
 	return ""
 }
 
+// site returns the sink at a call, made once per call.
+func (f *Flow) site(c *call) *sinkSite {
+	ins, u := c.ins, c.u
+	s := f.sites[ins]
+	if s == nil {
+		s = &sinkSite{call: ins, fn: u.obj, pidArg: -1, sigArg: -1}
+		f.sites[ins] = s
+		f.siteOrder = append(f.siteOrder, s)
+	}
+	return s
+}
+
+// viaSite returns the sink a call of a function that signals its
+// parameter stands for: callee's name, with the call that sends the
+// signal inside it; the signal is this call's argument, or the one the
+// callee always sends.
+func (f *Flow) viaSite(c *call, ps paramSignal) *sinkSite {
+	callee, args := c.fn, c.args
+	s := f.site(c)
+	name := callee.Name()
+	if callee.Pkg() != f.pass.Pkg {
+		name = qualifiedName(callee)
+	}
+	s.what, s.via, s.process, s.os = name+" ("+ps.site.what+")", true, ps.site.process, ps.site.os
+	s.pidArg, s.pid = ps.param, args[ps.param]
+	switch {
+	case ps.sigParam >= 0:
+		s.sigArg, s.sig = ps.sigParam, args[ps.sigParam]
+	case ps.sigText != "":
+		s.sigText = ps.sigText
+	default:
+		s.sigText = f.sigText(ps.site)
+	}
+	return s
+}
+
+// sigText is the signal a sink sends, as messages name it.
+func (f *Flow) sigText(s *sinkSite) string {
+	if s.sigArg >= 0 && s.call != nil {
+		if e := f.argExpr(s.call, s.sigArg); e != nil {
+			return types.ExprString(e)
+		}
+	}
+	if s.sigText != "" {
+		return s.sigText
+	}
+	return "a signal"
+}
+
 // A sourceKey names one Source: a read at a call, or what a call of a
 // function of the package (or a decoder) makes of another Source.
 type sourceKey struct {

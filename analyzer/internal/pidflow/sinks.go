@@ -47,22 +47,12 @@ const (
 	WindowsOnly             // taskkill, TerminateProcess
 )
 
-// site returns the sink at a call, made once per call.
-func (f *Flow) site(ins ssa.CallInstruction, u *unit) *sinkSite {
-	s := f.sites[ins]
-	if s == nil {
-		s = &sinkSite{call: ins, fn: u.obj, pidArg: -1, sigArg: -1}
-		f.sites[ins] = s
-		f.siteOrder = append(f.siteOrder, s)
-	}
-	return s
-}
-
 // observeSignal records the real signal a call sends, if it sends one:
 // kill(2), Process.Signal and Kill, gopsutil's Kill, Terminate and
 // SendSignal, TerminateProcess, and the kill, pkill -F and taskkill
 // command lines.
-func (u *unit) observeSignal(ins ssa.CallInstruction, fn *types.Func, r calls.Role, path, recv, name string, args []ssa.Value) {
+func observeSignal(c *call, r calls.Role, path, recv, name string) {
+	fn, args := c.fn, c.args
 	pidArg, sigArg := 0, -1
 	var what, sigText string
 	process, oses := false, AnyOS
@@ -90,23 +80,24 @@ func (u *unit) observeSignal(ins ssa.CallInstruction, fn *types.Func, r calls.Ro
 	case isWindows(path) && name == "TerminateProcess" && len(args) == 2:
 		what, sigText, process, oses = fn.Pkg().Name()+".TerminateProcess", "a termination", true, WindowsOnly
 	case r&calls.Command != 0:
-		u.observeCommand(ins, fn, args)
+		observeCommand(c)
 		return
 	default:
 		return
 	}
-	s := u.f.site(ins, u)
+	s := c.f.site(c)
 	s.what, s.sigText, s.process, s.pidArg, s.sigArg, s.os = what, sigText, process, pidArg, sigArg, oses
 	s.pid, s.negated = args[pidArg], isNegation(args[pidArg])
 	if sigArg >= 0 {
 		s.sig = args[sigArg]
 	}
-	u.signalled(s)
+	signalled(c, s)
 }
 
 // observeCommand records the signal a kill, pkill -F or taskkill command
 // line sends.
-func (u *unit) observeCommand(ins ssa.CallInstruction, fn *types.Func, args []ssa.Value) {
+func observeCommand(c *call) {
+	u, ins, fn, args := c.u, c.ins, c.fn, c.args
 	prog, name, line, ok := commandLineNamed(fn, args)
 	if !ok {
 		return
@@ -115,7 +106,7 @@ func (u *unit) observeCommand(ins ssa.CallInstruction, fn *types.Func, args []ss
 	if cs == nil {
 		return
 	}
-	s := u.f.site(ins, u)
+	s := c.f.site(c)
 	s.what, s.command, s.sigText, s.fileArg, s.pid = `exec.Command("`+name+`", …)`, prog, cs.sigText, cs.fileArg, cs.pid
 	s.os = UnixOnly
 	if prog == "taskkill" {
@@ -129,12 +120,13 @@ func (u *unit) observeCommand(ins ssa.CallInstruction, fn *types.Func, args []ss
 		s.reach(src)
 		return
 	}
-	u.signalled(s)
+	signalled(c, s)
 }
 
 // signalled records what reaches a sink: the stored PIDs its PID holds,
 // and this function's parameters, for its summary.
-func (u *unit) signalled(s *sinkSite) {
+func signalled(c *call, s *sinkSite) {
+	u := c.u
 	u.sum.flags |= fSignals
 	sigParam := -1
 	if s.sig != nil {
@@ -143,7 +135,7 @@ func (u *unit) signalled(s *sinkSite) {
 		}
 	}
 	for _, l := range u.pidLabels(s.pid, "", s.process) {
-		u.reachSite(s, l, sigParam)
+		c.reachSite(s, l, sigParam)
 	}
 }
 
@@ -172,42 +164,6 @@ func isConstNamed(fn *types.Func, v ssa.Value, name string) bool {
 	n, ok := intConst(v)
 	want, exact := constantInt(c)
 	return ok && exact && n == want
-}
-
-// viaSite returns the sink a call of a function that signals its
-// parameter stands for: callee's name, with the call that sends the
-// signal inside it; the signal is this call's argument, or the one the
-// callee always sends.
-func (f *Flow) viaSite(u *unit, ins ssa.CallInstruction, callee *types.Func, ps paramSignal, args []ssa.Value) *sinkSite {
-	s := f.site(ins, u)
-	name := callee.Name()
-	if callee.Pkg() != f.pass.Pkg {
-		name = qualifiedName(callee)
-	}
-	s.what, s.via, s.process, s.os = name+" ("+ps.site.what+")", true, ps.site.process, ps.site.os
-	s.pidArg, s.pid = ps.param, args[ps.param]
-	switch {
-	case ps.sigParam >= 0:
-		s.sigArg, s.sig = ps.sigParam, args[ps.sigParam]
-	case ps.sigText != "":
-		s.sigText = ps.sigText
-	default:
-		s.sigText = f.sigText(ps.site)
-	}
-	return s
-}
-
-// sigText is the signal a sink sends, as messages name it.
-func (f *Flow) sigText(s *sinkSite) string {
-	if s.sigArg >= 0 && s.call != nil {
-		if e := f.argExpr(s.call, s.sigArg); e != nil {
-			return types.ExprString(e)
-		}
-	}
-	if s.sigText != "" {
-		return s.sigText
-	}
-	return "a signal"
 }
 
 // qualifiedName names a function as messages do: "process.Term",

@@ -13,14 +13,14 @@ import (
 // --pid-file, a daemon's first start): written a moment ago, not stale.
 
 // startsProcess reports whether the unit starts a process itself.
-func (u *unit) startsProcess() bool {
+func startsProcess(u *unit) bool {
 	if u.starts != nil {
 		return *u.starts
 	}
 	found := false
 	u.each(func(ins ssa.Instruction) {
 		if ci, ok := ins.(ssa.CallInstruction); ok && !found {
-			if _, obj, args := u.callee(ci.Common()); obj != nil {
+			if _, obj, args := calleeOf(ci.Common()); obj != nil {
 				found = starts(obj, args)
 			}
 		}

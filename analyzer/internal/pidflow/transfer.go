@@ -72,6 +72,14 @@ func (u *unit) step(ins ssa.Instruction) {
 	}
 }
 
+// call runs (or, with observe, observes) a call instruction.
+func (u *unit) call(ins ssa.CallInstruction, observe bool) {
+	c := &call{u: u, f: u.f, ins: ins}
+	var lit *ssa.Function
+	lit, c.fn, c.args = calleeOf(ins.Common())
+	c.run(lit, observe)
+}
+
 // observe looks at one instruction once the labels have converged: what
 // reaches a signal, a comparison, a branch or a return.
 func (u *unit) observe(ins ssa.Instruction) {

@@ -276,3 +276,30 @@ func isString(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
 }
+
+// owns reports whether fn is a function literal of the unit.
+func (u *unit) owns(fn *ssa.Function) bool {
+	if fn.Parent() == nil {
+		return false
+	}
+	for _, g := range u.funcs[1:] {
+		if g == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// pidLabels are the labels of the PID at path below v; deep, those of
+// everything below it too (a process object whose Pid field holds it).
+func (u *unit) pidLabels(v ssa.Value, path string, deep bool) labels {
+	p := u.argPlace(v, path)
+	if !deep {
+		return u.read(p)
+	}
+	var out labels
+	for _, pl := range u.subtree(p) {
+		out.add(pl.l)
+	}
+	return out
+}
