@@ -104,7 +104,10 @@ func (r *runner) buildable(fs *fileState, s goos.Set) goos.Set {
 				return strings.HasSuffix(r.pass.Fset.File(f.Pos()).Name(), "_test.go")
 			})
 		}
-		var std goos.Std
+		std := new(goos.Std)
+		if r.cfg.cache != nil {
+			std = &r.cfg.cache.std
+		}
 		no := std.CannotBuild(r.pass.Fset, r.pass.TypesInfo, files, "windows")
 		r.noWindows[tests] = &no
 	}

@@ -35,17 +35,26 @@ syscall.Kill and unix.Kill take an int but kill(2) a 32-bit pid_t, so a PID
 parsed with strconv.Atoi or ParseInt(s, 10, 64) and no upper bound lets
 4294967295 through, and the kernel reads it as -1; safeprobe.ParsePID and
 ValidatePID refuse anything outside 1..2147483647. The rule follows the PID
-from os.ReadFile, os.Open with bufio or fmt.Fscan, and JSON, YAML or gob
-decoding, through variables, struct fields, parameters and helpers (across
-packages, by analysis facts) to syscall.Kill, unix.Kill, Process.Signal or
-Process.Kill with a signal other than 0, and to the commands that signal a
-PID: exec.Command("kill", "-9", pid) and pkill -F pidfile on Unix,
-taskkill /PID pid on Windows. Not reported: code that checks the
-process's identity (its start or creation time, command line or executable,
-a pidfd, safeprobe.Lookup and Identity.Probe) or that the owner still holds
-its file lock; PIDs of children the code started; its own PID; PIDs the
-kernel lists now (/proc scans, cgroup.procs). os.FindProcess is no check: it
-opens whoever has the number now. A PID read from a safeprobe lock file is
+on the package's SSA form from where it is read - os.ReadFile, os.Open
+with bufio, io or fmt.Fscan, JSON, YAML, TOML or gob decoding into struct
+fields, maps and slices, a database row's Scan, an environment variable
+named for a PID - through variables, copies, conversions, struct fields,
+closures, channels, method values and helpers (across packages, by
+analysis facts), to syscall.Kill, unix.Kill, Process.Signal or
+Process.Kill with a signal other than 0, gopsutil's Terminate, Kill and
+SendSignal, TerminateProcess, and the commands that signal a PID:
+exec.Command("kill", "-9", pid) and pkill -F pidfile on Unix, taskkill
+/PID pid on Windows. The message names where the PID was read. Not
+reported: a PID whose process's start time is compared with a recorded one
+(/proc/PID/stat, gopsutil's CreateTime, GetProcessTimes, safeprobe.Lookup
+and Identity.Probe), or whose PID file's kernel lock is tested where it is
+read (flock, fcntl, LockFileEx, safeprobe.Inspect's Held); PIDs of children
+the code started; its own PID; PIDs the kernel lists now (/proc scans,
+cgroup.procs). A comparison of the process's name, executable or command
+line with the expected program also counts, as it stops the usual accident;
+-strict reports it all the same, as a name is not an identity. Reading
+/proc/PID/comm without comparing it, os.FindProcess, Signal(0), ps -p and a
+lock on another file are no check. A PID read from a safeprobe lock file is
 fixed to safeprobe.SignalOwner, which signals only the verified holder.`,
 	Bad: `data, err := os.ReadFile(pidFile)
 if err != nil {

@@ -2,10 +2,12 @@ package pidflow
 
 import (
 	"cmp"
+	"go/ast"
 	"go/types"
 	"strconv"
 	"strings"
 
+	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/facts"
 )
 
@@ -43,7 +45,7 @@ func factOf(f *Flow, fn *types.Func, s *summary) *facts.FuncFlow {
 			o, ok := outOf(f, result, param, pl)
 			switch {
 			case !ok:
-			case o.Kind == facts.StoredPID && !holdsRecord(t, 0) && !strings.Contains(strings.ToLower(fn.Name()), "pid"):
+			case o.Kind == facts.StoredPID && !saysPID(fn, t) && !returnsPIDVar(f, fn):
 			case o.Kind == facts.StoredPID && o.FromParam >= 0:
 				handedOn = append(handedOn, o)
 			default:
@@ -150,4 +152,53 @@ func summaryOf(fact *facts.FuncFlow, obj *types.Func) *summary {
 		s.lock(paramKeyPrefix + strconv.Itoa(i))
 	}
 	return s
+}
+
+// saysPID reports whether a value of type t that fn hands out is said to
+// hold a PID: a process, a record with a PID field, or an integer (or
+// text) from a function whose name, package or results speak of a PID.
+func saysPID(fn *types.Func, t types.Type) bool {
+	if _, basic := t.Underlying().(*types.Basic); !basic && holdsRecord(t, 0) {
+		return true
+	}
+	if !holdsRecord(t, 0) && !isString(t) {
+		return false
+	}
+	if calls.NamesPID(fn.Name()) || fn.Pkg() != nil && calls.NamesPID(fn.Pkg().Name()) {
+		return true
+	}
+	res := fn.Signature().Results()
+	for i := range res.Len() {
+		if calls.NamesPID(res.At(i).Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsPIDVar reports whether fn returns, in one of its return
+// statements, a variable whose name speaks of a PID (return pid, nil).
+func returnsPIDVar(f *Flow, fn *types.Func) bool {
+	for cur := range f.in.Root().Preorder((*ast.FuncDecl)(nil)) {
+		fd := cur.Node().(*ast.FuncDecl)
+		if fd.Body == nil || f.pass.TypesInfo.Defs[fd.Name] != fn {
+			continue
+		}
+		found := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					if id, ok := ast.Unparen(r).(*ast.Ident); ok && calls.NamesPID(id.Name) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return false
 }

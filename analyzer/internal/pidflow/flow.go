@@ -2,8 +2,11 @@ package pidflow
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"path"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
@@ -16,6 +19,7 @@ import (
 // Flow is what one package does with PIDs.
 type Flow struct {
 	pass *analysis.Pass
+	in   *inspector.Inspector
 	cls  *calls.Classifier
 	opts Options
 
@@ -62,7 +66,7 @@ func New(pass *analysis.Pass, in *inspector.Inspector, cls *calls.Classifier, op
 	if opts.MaxInstructions == 0 {
 		opts.MaxInstructions = 5000
 	}
-	f := &Flow{pass: pass, cls: cls, opts: opts, unitOf: map[*types.Func]*unit{},
+	f := &Flow{pass: pass, in: in, cls: cls, opts: opts, unitOf: map[*types.Func]*unit{},
 		globals: map[*ssa.Global]map[string]labels{}, fields: map[*types.Var]labels{}, sources: map[sourceKey]*Source{},
 		sites: map[ssa.CallInstruction]*sinkSite{}, safeLocked: map[string]bool{}, imports: map[*types.Func]*summary{}}
 	if inGOROOT(pass) || !f.worthFollowing(in) {
@@ -79,26 +83,76 @@ func New(pass *analysis.Pass, in *inspector.Inspector, cls *calls.Classifier, op
 		f.callAt[call.Lparen] = call
 	}
 	f.makeUnits(pass, in, pkg)
+	f.orderCalleesFirst()
 	f.run()
 	exportFacts(f)
 	return f
 }
 
-// worthFollowing reports whether a call in the package can read, signal
-// or probe a PID, or has a fact: the pre-filter that spares the SSA build.
+// worthFollowing reports whether the package can have anything the flow
+// finds, before its SSA form is built: a call that signals or probes a
+// PID or writes the own PID (PL007, PL008), a call of a function another
+// package's fact describes, or a read from storage in a package that
+// names a PID in its declarations (whose exported functions may hand a
+// stored PID to importers).
 func (f *Flow) worthFollowing(in *inspector.Inspector) bool {
-	const roles = calls.ReadFile | calls.Kill | calls.SyscallKill | calls.ProcessSignal | calls.ProcessKill |
-		calls.FindProcess | calls.Command | calls.CreateFile | calls.StatFile | calls.Safeprobe
+	const act = calls.Kill | calls.SyscallKill | calls.ProcessSignal | calls.ProcessKill | calls.FindProcess |
+		calls.ThirdPartySignal | calls.ThirdPartyIdentity | calls.SafeAlive | calls.SafeCheck | calls.SafeProbe
+	const read = calls.ReadFile | calls.SafeInspect
+	const guard = calls.CreateFile | calls.StatFile | calls.WriteFile
+	source, getpid, guards := false, false, false
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
-		fn := calls.Callee(f.pass.TypesInfo, cur.Node().(*ast.CallExpr))
+		call := cur.Node().(*ast.CallExpr)
+		fn := calls.Callee(f.pass.TypesInfo, call)
 		if fn == nil {
 			continue
 		}
-		if calls.RolesOf(fn, f.cls.Safeprobe)&roles != 0 || fn.Pkg() != f.pass.Pkg && f.imported(fn) != nil {
+		r := calls.RolesOf(fn, f.cls.Safeprobe)
+		switch {
+		case r&act != 0, fn.Pkg() != f.pass.Pkg && f.imported(fn) != nil:
 			return true
+		case r&calls.Command != 0 && len(call.Args) > 0 && signalProgram(f.pass.TypesInfo, call):
+			return true
+		case r&read != 0, decoderPackages[pkgPath(fn)], pkgPath(fn) == "database/sql",
+			pkgPath(fn) == "os" && (fn.Name() == "Getenv" || fn.Name() == "LookupEnv"):
+			source = true
 		}
-		if p := pkgPath(fn); isGopsutil(p) || decoderPackages[p] || p == "database/sql" || p == "os" && (fn.Name() == "Getenv" || fn.Name() == "LookupEnv") {
-			return true
+		getpid = getpid || r&calls.Getpid != 0
+		guards = guards || r&guard != 0
+	}
+	// The own PID written beside a create or a Stat: a PID file (PL008).
+	return getpid && guards || source && declaresPID(in)
+}
+
+// signalProgram reports whether an exec.Command call runs kill, pkill or
+// taskkill.
+func signalProgram(info *types.Info, call *ast.CallExpr) bool {
+	for _, a := range call.Args[:min(2, len(call.Args))] {
+		if tv, ok := info.Types[a]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			switch strings.ToLower(strings.TrimSuffix(path.Base(strings.ReplaceAll(constant.StringVal(tv.Value), `\`, "/")), ".exe")) {
+			case "kill", "pkill", "taskkill":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declaresPID reports whether the package declares a function, a result
+// or a struct field whose name speaks of a PID.
+func declaresPID(in *inspector.Inspector) bool {
+	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil), (*ast.Field)(nil)) {
+		switch n := cur.Node().(type) {
+		case *ast.FuncDecl:
+			if calls.NamesPID(n.Name.Name) {
+				return true
+			}
+		case *ast.Field:
+			for _, name := range n.Names {
+				if calls.NamesPID(name.Name) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -129,6 +183,35 @@ func (f *Flow) makeUnits(pass *analysis.Pass, in *inspector.Inspector, pkg *ssa.
 			add(pkg.Prog.FuncValue(obj), obj)
 		}
 	}
+}
+
+// orderCalleesFirst orders the units so that a function comes after the
+// functions of the package it calls (recursion aside): a round then sees
+// the summaries it needs, and the next only confirms them.
+func (f *Flow) orderCalleesFirst() {
+	seen := map[*unit]bool{}
+	order := make([]*unit, 0, len(f.units))
+	var visit func(u *unit)
+	visit = func(u *unit) {
+		if seen[u] {
+			return
+		}
+		seen[u] = true
+		u.each(func(ins ssa.Instruction) {
+			if ci, ok := ins.(ssa.CallInstruction); ok {
+				if _, obj, _ := calleeOf(ci.Common()); obj != nil {
+					if v := f.unitOf[obj.Origin()]; v != nil {
+						visit(v)
+					}
+				}
+			}
+		})
+		order = append(order, u)
+	}
+	for _, u := range f.units {
+		visit(u)
+	}
+	f.units = order
 }
 
 // run follows the package's units, round after round, until no summary

@@ -58,10 +58,15 @@ func refusingReturn(u *unit, ret *ssa.Return, b *ssa.BasicBlock) token.Pos {
 	return token.NoPos
 }
 
-// refusingError reports whether an error value refuses: not nil, and not
-// a probe's answer (nil where the probe said alive).
+// refusingError reports whether an error value refuses: an error made
+// there (errors.New, fmt.Errorf, a package's error variable), not nil,
+// not a probe's answer (nil where the probe said alive), and not another
+// call's error handed on (a parse's, after the file was read).
 func refusingError(u *unit, v ssa.Value) bool {
 	if isNil(v) {
+		return false
+	}
+	if _, handedOn := unconvert(v).(*ssa.Extract); handedOn {
 		return false
 	}
 	for _, l := range u.read(u.content(v)) {
