@@ -50,7 +50,10 @@ func MayReport(src []byte) bool { return reportFilter.Match(src) }
 // as it is (functions that return a stored PID).
 var factFilter = calls.NewFilter(
 	calls.Clause{Called: calls.Kill | calls.ProcessKill | calls.ThirdPartySignal | calls.ThirdPartyIdentity},
-	calls.Clause{Called: calls.Getpid},
+	calls.Clause{Called: calls.FindProcess | calls.Getpid},
+	calls.Clause{Called: calls.SafeAlive | calls.SafeCheck, Needs: calls.SafeprobeLiteral},
+	calls.Clause{Called: calls.SyscallKill, Needs: calls.SysKillName},
+	calls.Clause{Called: calls.Command, Needs: calls.ProgramLiteral},
 	calls.Clause{Called: calls.ProcessSignal},
 	calls.Clause{Called: calls.ReadFile | calls.SafeInspect, Needs: calls.PIDName},
 	calls.Clause{Called: calls.ReadFile | calls.SafeInspect, Needs: calls.ProcessName},
@@ -62,7 +65,9 @@ var factFilter = calls.NewFilter(
 // alone: whether they call kill or Process.Signal or Kill (a wrapper of a
 // probe, a function that signals its parameter), gopsutil's Terminate,
 // Kill, SendSignal, Name, Exe, Cmdline or CreateTime (a signal, an
-// identity check), os.Getpid (a PID file written), or read a file (os.Open,
+// identity check), os.FindProcess or safeprobe.Alive and Check (a probe
+// whose answer a function returns), os.Getpid (a PID file written), kill,
+// pkill or taskkill run by exec.Command, or read a file (os.Open,
 // ReadFile, OpenFile, safeprobe.Inspect) and either name a PID or an
 // os.Process or return an integer parse as it is ("return
 // strconv.Atoi(…)"): a function that returns a stored PID. Pass every

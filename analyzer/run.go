@@ -126,7 +126,7 @@ func (r *runner) wrapperOf(fn *types.Func) *facts.Wrapper {
 // pidFlow follows the package's PIDs once, for PL007 and PL008.
 func (r *runner) pidFlow() *pidflow.Flow {
 	if r.flow == nil {
-		var opts pidflow.Options
+		opts := pidflow.Options{MayExport: r.mayExportFacts}
 		if r.cfg.debug {
 			opts.Debugf = func(format string, args ...any) {
 				fmt.Fprintf(os.Stderr, "pidlint: debug: "+format+"\n", args...)
@@ -135,6 +135,21 @@ func (r *runner) pidFlow() *pidflow.Flow {
 		r.flow = pidflow.New(r.pass, r.in, r.cls, opts)
 	}
 	return r.flow
+}
+
+// mayExportFacts reports whether MayExportFacts accepts the package's
+// files: go vet's tool skips a package it rejects as it builds the
+// package's importers, so no fact may come from one.
+func (r *runner) mayExportFacts() bool {
+	var srcs [][]byte
+	for _, f := range r.pass.Files {
+		src, err := r.pass.ReadFile(r.pass.Fset.File(f.Pos()).Name())
+		if err != nil {
+			return true // cannot tell: export what there is
+		}
+		srcs = append(srcs, src)
+	}
+	return MayExportFacts(srcs...)
 }
 
 func (r *runner) fileOf(pos token.Pos) *fileState {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/ast/inspector"
+
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/facts"
 )
@@ -45,7 +47,7 @@ func factOf(f *Flow, fn *types.Func, s *summary) *facts.FuncFlow {
 			o, ok := outOf(f, result, param, pl)
 			switch {
 			case !ok:
-			case o.Kind == facts.StoredPID && !saysPID(fn, t) && !returnsPIDVar(f, fn):
+			case o.Kind == facts.StoredPID && !saysPID(fn, t) && !returnsPIDVar(f, fn) && !(isInteger(t) && returnsIntParse(f.pass.TypesInfo, declOf(f, fn))):
 			case o.Kind == facts.StoredPID && o.FromParam >= 0:
 				handedOn = append(handedOn, o)
 			default:
@@ -179,11 +181,8 @@ func saysPID(fn *types.Func, t types.Type) bool {
 // returnsPIDVar reports whether fn returns, in one of its return
 // statements, a variable whose name speaks of a PID (return pid, nil).
 func returnsPIDVar(f *Flow, fn *types.Func) bool {
-	for cur := range f.in.Root().Preorder((*ast.FuncDecl)(nil)) {
+	if cur := declOf(f, fn); cur.Valid() {
 		fd := cur.Node().(*ast.FuncDecl)
-		if fd.Body == nil || f.pass.TypesInfo.Defs[fd.Name] != fn {
-			continue
-		}
 		found := false
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -201,4 +200,20 @@ func returnsPIDVar(f *Flow, fn *types.Func) bool {
 		return found
 	}
 	return false
+}
+
+// declOf returns the declaration of fn, a function of the package with a
+// body; not Valid if there is none.
+func declOf(f *Flow, fn *types.Func) inspector.Cursor {
+	for cur := range f.in.Root().Preorder((*ast.FuncDecl)(nil)) {
+		if fd := cur.Node().(*ast.FuncDecl); fd.Body != nil && f.pass.TypesInfo.Defs[fd.Name] == fn {
+			return cur
+		}
+	}
+	return inspector.Cursor{}
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }

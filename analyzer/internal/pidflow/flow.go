@@ -52,6 +52,10 @@ type Options struct {
 	MaxInstructions int
 	// Debugf, if set, is told what was skipped and why.
 	Debugf func(format string, args ...any)
+	// MayExport, if set, says whether the package may export facts: a
+	// driver that skips the packages a source pre-filter rejects must
+	// never miss a fact, so none is exported where it answers false.
+	MayExport func() bool
 }
 
 // maxRounds bounds the rounds over the package's functions until their
@@ -85,7 +89,9 @@ func New(pass *analysis.Pass, in *inspector.Inspector, cls *calls.Classifier, op
 	f.makeUnits(pass, in, pkg)
 	f.orderCalleesFirst()
 	f.run()
-	exportFacts(f)
+	if opts.MayExport == nil || opts.MayExport() {
+		exportFacts(f)
+	}
 	return f
 }
 
@@ -121,7 +127,27 @@ func (f *Flow) worthFollowing(in *inspector.Inspector) bool {
 		guards = guards || r&guard != 0
 	}
 	// The own PID written beside a create or a Stat: a PID file (PL008).
-	return getpid && guards || source && declaresPID(in)
+	return getpid && guards || source && (declaresPID(in) || returnsIntParse(f.pass.TypesInfo, in.Root()))
+}
+
+// returnsIntParse reports whether code under root returns an integer
+// parse as it is (return strconv.Atoi(…)): what a function that reads a
+// PID from a file under no PID's name does.
+func returnsIntParse(info *types.Info, root inspector.Cursor) bool {
+	if !root.Valid() {
+		return false
+	}
+	for cur := range root.Preorder((*ast.ReturnStmt)(nil)) {
+		ret := cur.Node().(*ast.ReturnStmt)
+		if len(ret.Results) != 1 {
+			continue
+		}
+		if call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr); ok &&
+			calls.IsPkgFunc(calls.Callee(info, call), "strconv", "Atoi", "ParseInt", "ParseUint") {
+			return true
+		}
+	}
+	return false
 }
 
 // signalProgram reports whether an exec.Command call runs kill, pkill or
