@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/pidlint/pidlint/analyzer/internal/facts"
+	"github.com/pidlint/pidlint/analyzer/internal/goos"
 )
 
 //go:embed doc.go
@@ -26,7 +27,21 @@ type Config struct {
 	Strict        bool     // also report raw probes that are correct where they stand
 	SafeprobePath string   // import path for suggested fixes
 	Disable       []string // rules not to report, by ID or name
+	// Cache, if set, is shared by every pass of the analyzer: a driver
+	// that runs it over many packages in one process passes one, so that
+	// what the analyzer reads of GOROOT is read once per run.
+	Cache *Cache
 }
+
+// A Cache holds what the analyzer reads of GOROOT's sources (which
+// standard packages build for another GOOS, what syscall declares
+// there), for the passes of one run. It is safe for concurrent use. The
+// analyzer keeps no state across packages of its own: without a Cache,
+// each pass reads what it needs.
+type Cache struct{ std goos.Std }
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache { return new(Cache) }
 
 // New returns a pidlint analyzer with its own flags, defaulting to cfg.
 // Drivers that configure the analyzer in code (the golangci-lint plugin)
@@ -39,6 +54,7 @@ func New(cfg ...Config) *analysis.Analyzer {
 		if cfg[0].SafeprobePath != "" {
 			c.safeprobe = cfg[0].SafeprobePath
 		}
+		c.cache = cfg[0].Cache
 		if err := c.disable.Set(strings.Join(cfg[0].Disable, ",")); err != nil {
 			panic("analyzer.New: Config.Disable: " + err.Error())
 		}
@@ -56,6 +72,7 @@ func New(cfg ...Config) *analysis.Analyzer {
 	a.Flags.StringVar(&c.safeprobe, "safeprobe", c.safeprobe,
 		"import path of the safeprobe package that suggested fixes call")
 	a.Flags.Var(&c.disable, "disable", "comma-separated rules not to report, by ID or name, e.g. PL004,shell-probe")
+	a.Flags.BoolVar(&c.debug, "flow-debug", false, "print on standard error what the PID value flow skips and why (a function too large, a package the SSA builder cannot take)")
 	return a
 }
 
@@ -64,6 +81,8 @@ type config struct {
 	strict    bool
 	safeprobe string
 	disable   ruleList
+	debug     bool
+	cache     *Cache // nil: each pass its own
 }
 
 // ruleList is a flag.Value of comma-separated rule IDs or names; it holds

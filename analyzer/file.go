@@ -42,6 +42,14 @@ func (fs *fileState) source(n ast.Node) string {
 	return string(fs.src[fs.tf.Offset(n.Pos()):fs.tf.Offset(n.End())])
 }
 
+// sourceRange returns the text between pos and end as written, or "".
+func (fs *fileState) sourceRange(pos, end token.Pos) string {
+	if !fs.readSource() {
+		return ""
+	}
+	return string(fs.src[fs.tf.Offset(pos):fs.tf.Offset(end)])
+}
+
 // readSource reads the file's source, once; it reports whether it has it.
 func (fs *fileState) readSource() bool {
 	if fs.src == nil {

@@ -13,7 +13,7 @@ import "github.com/pidlint/pidlint/analyzer/internal/calls"
 // reportFilter accepts a file that calls what a rule reports, with the
 // names and strings that make the call a probe.
 var reportFilter = calls.NewFilter(
-	calls.Clause{Called: calls.Kill | calls.ProcessKill},                                   // PL001, PL007: kill(2), Process.Kill
+	calls.Clause{Called: calls.Kill | calls.ProcessKill | calls.ThirdPartySignal},          // PL001, PL007: kill(2), Process.Kill, gopsutil's Terminate
 	calls.Clause{Called: calls.ProcessSignal},                                              // PL002, PL007: Process.Signal(sig)
 	calls.Clause{Called: calls.FindProcess},                                                // PL003
 	calls.Clause{Called: calls.SyscallKill, Needs: calls.SysKillName},                      // PL001: Syscall(SYS_KILL, …)
@@ -49,7 +49,11 @@ func MayReport(src []byte) bool { return reportFilter.Match(src) }
 // reads a file and names a PID or a process, or returns an integer parse
 // as it is (functions that return a stored PID).
 var factFilter = calls.NewFilter(
-	calls.Clause{Called: calls.Kill | calls.ProcessKill},
+	calls.Clause{Called: calls.Kill | calls.ProcessKill | calls.ThirdPartySignal | calls.ThirdPartyIdentity},
+	calls.Clause{Called: calls.FindProcess | calls.Getpid},
+	calls.Clause{Called: calls.SafeAlive | calls.SafeCheck, Needs: calls.SafeprobeLiteral},
+	calls.Clause{Called: calls.SyscallKill, Needs: calls.SysKillName},
+	calls.Clause{Called: calls.Command, Needs: calls.ProgramLiteral},
 	calls.Clause{Called: calls.ProcessSignal},
 	calls.Clause{Called: calls.ReadFile | calls.SafeInspect, Needs: calls.PIDName},
 	calls.Clause{Called: calls.ReadFile | calls.SafeInspect, Needs: calls.ProcessName},
@@ -59,7 +63,11 @@ var factFilter = calls.NewFilter(
 // MayExportFacts reports whether a package whose Go files (for one build)
 // have the sources srcs may export an analysis fact, from their tokens
 // alone: whether they call kill or Process.Signal or Kill (a wrapper of a
-// probe, a function that signals its parameter), or read a file (os.Open,
+// probe, a function that signals its parameter), gopsutil's Terminate,
+// Kill, SendSignal, Name, Exe, Cmdline or CreateTime (a signal, an
+// identity check), os.FindProcess or safeprobe.Alive and Check (a probe
+// whose answer a function returns), os.Getpid (a PID file written), kill,
+// pkill or taskkill run by exec.Command, or read a file (os.Open,
 // ReadFile, OpenFile, safeprobe.Inspect) and either name a PID or an
 // os.Process or return an integer parse as it is ("return
 // strconv.Atoi(…)"): a function that returns a stored PID. Pass every

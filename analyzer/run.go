@@ -1,10 +1,12 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"slices"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/facts"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 	"github.com/pidlint/pidlint/analyzer/internal/pidflow"
+	"github.com/pidlint/pidlint/analyzer/internal/wrappers"
 )
 
 // probePackages are the imports without which no rule can match directly.
@@ -31,7 +34,7 @@ func (c *config) run(pass *analysis.Pass) (any, error) {
 	}
 	r.cls = &calls.Classifier{Info: pass.TypesInfo, Safeprobe: c.safeprobe, Wrapper: r.wrapperOf}
 	if c.relevant(pass) {
-		r.wrappers = pidflow.FindWrappers(pass, r.in)
+		r.wrappers = wrappers.FindWrappers(pass, r.in)
 		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
 			r.call(cur)
 		}
@@ -101,7 +104,10 @@ func (r *runner) buildable(fs *fileState, s goos.Set) goos.Set {
 				return strings.HasSuffix(r.pass.Fset.File(f.Pos()).Name(), "_test.go")
 			})
 		}
-		var std goos.Std
+		std := new(goos.Std)
+		if r.cfg.cache != nil {
+			std = &r.cfg.cache.std
+		}
 		no := std.CannotBuild(r.pass.Fset, r.pass.TypesInfo, files, "windows")
 		r.noWindows[tests] = &no
 	}
@@ -120,9 +126,30 @@ func (r *runner) wrapperOf(fn *types.Func) *facts.Wrapper {
 // pidFlow follows the package's PIDs once, for PL007 and PL008.
 func (r *runner) pidFlow() *pidflow.Flow {
 	if r.flow == nil {
-		r.flow = pidflow.New(r.pass, r.in, r.cls)
+		opts := pidflow.Options{MayExport: r.mayExportFacts}
+		if r.cfg.debug {
+			opts.Debugf = func(format string, args ...any) {
+				fmt.Fprintf(os.Stderr, "pidlint: debug: "+format+"\n", args...)
+			}
+		}
+		r.flow = pidflow.New(r.pass, r.in, r.cls, opts)
 	}
 	return r.flow
+}
+
+// mayExportFacts reports whether MayExportFacts accepts the package's
+// files: go vet's tool skips a package it rejects as it builds the
+// package's importers, so no fact may come from one.
+func (r *runner) mayExportFacts() bool {
+	var srcs [][]byte
+	for _, f := range r.pass.Files {
+		src, err := r.pass.ReadFile(r.pass.Fset.File(f.Pos()).Name())
+		if err != nil {
+			return true // cannot tell: export what there is
+		}
+		srcs = append(srcs, src)
+	}
+	return MayExportFacts(srcs...)
 }
 
 func (r *runner) fileOf(pos token.Pos) *fileState {

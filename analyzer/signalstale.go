@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/pidlint/pidlint/analyzer/internal/astq"
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 	"github.com/pidlint/pidlint/analyzer/internal/pidflow"
@@ -34,17 +35,26 @@ syscall.Kill and unix.Kill take an int but kill(2) a 32-bit pid_t, so a PID
 parsed with strconv.Atoi or ParseInt(s, 10, 64) and no upper bound lets
 4294967295 through, and the kernel reads it as -1; safeprobe.ParsePID and
 ValidatePID refuse anything outside 1..2147483647. The rule follows the PID
-from os.ReadFile, os.Open with bufio or fmt.Fscan, and JSON, YAML or gob
-decoding, through variables, struct fields, parameters and helpers (across
-packages, by analysis facts) to syscall.Kill, unix.Kill, Process.Signal or
-Process.Kill with a signal other than 0, and to the commands that signal a
-PID: exec.Command("kill", "-9", pid) and pkill -F pidfile on Unix,
-taskkill /PID pid on Windows. Not reported: code that checks the
-process's identity (its start or creation time, command line or executable,
-a pidfd, safeprobe.Lookup and Identity.Probe) or that the owner still holds
-its file lock; PIDs of children the code started; its own PID; PIDs the
-kernel lists now (/proc scans, cgroup.procs). os.FindProcess is no check: it
-opens whoever has the number now. A PID read from a safeprobe lock file is
+on the package's SSA form from where it is read - os.ReadFile, os.Open
+with bufio, io or fmt.Fscan, JSON, YAML, TOML or gob decoding into struct
+fields, maps and slices, a database row's Scan, an environment variable
+named for a PID - through variables, copies, conversions, struct fields,
+closures, channels, method values and helpers (across packages, by
+analysis facts), to syscall.Kill, unix.Kill, Process.Signal or
+Process.Kill with a signal other than 0, gopsutil's Terminate, Kill and
+SendSignal, TerminateProcess, and the commands that signal a PID:
+exec.Command("kill", "-9", pid) and pkill -F pidfile on Unix, taskkill
+/PID pid on Windows. The message names where the PID was read. Not
+reported: a PID whose process's start time is compared with a recorded one
+(/proc/PID/stat, gopsutil's CreateTime, GetProcessTimes, safeprobe.Lookup
+and Identity.Probe), or whose PID file's kernel lock is tested where it is
+read (flock, fcntl, LockFileEx, safeprobe.Inspect's Held); PIDs of children
+the code started; its own PID; PIDs the kernel lists now (/proc scans,
+cgroup.procs). A comparison of the process's name, executable or command
+line with the expected program also counts, as it stops the usual accident;
+-strict reports it all the same, as a name is not an identity. Reading
+/proc/PID/comm without comparing it, os.FindProcess, Signal(0), ps -p and a
+lock on another file are no check. A PID read from a safeprobe lock file is
 fixed to safeprobe.SignalOwner, which signals only the verified holder.`,
 	Bad: `data, err := os.ReadFile(pidFile)
 if err != nil {
@@ -65,122 +75,118 @@ return safeprobe.SignalOwner(pidFile, syscall.SIGTERM)`,
 
 // checkSignalStale reports PL007 in the package.
 func checkSignalStale(r *runner, rule string) {
-	p := r.pidFlow()
-	for _, d := range p.Funcs() {
-		if p.Summary(d.Fn).Verifies {
-			continue
-		}
-		for c := range d.Cur.Preorder((*ast.CallExpr)(nil)) {
-			s := p.Sink(c.Node().(*ast.CallExpr))
-			if s == nil {
-				continue
-			}
-			o := p.Origin(d.Fn, s.PID)
-			if s.FileArg {
-				o = &pidflow.Origin{Source: "the PID file pkill -F reads", ReadIn: d.Fn, Path: s.PID}
-			}
-			if o != nil {
-				reportStale(r, rule, d, c, s, o)
-			}
-		}
+	for _, s := range r.pidFlow().Signals() {
+		reportStale(r, rule, s)
 	}
 }
 
-func reportStale(r *runner, rule string, d pidflow.Func, cur inspector.Cursor, s *pidflow.Sink, o *pidflow.Origin) {
-	p := r.pidFlow()
-	if o.ReadIn != nil && o.ReadIn != d.Fn && p.Summary(o.ReadIn).Verifies {
+func reportStale(r *runner, rule string, s pidflow.Signal) {
+	fs := r.fileOf(s.Pos)
+	if fs == nil {
 		return
 	}
-	fs := r.fileOf(s.Call.Pos())
-	if fs == nil {
+	cur, ok := astq.At(r.in.Root(), s.Pos, s.End)
+	if !ok {
 		return
 	}
 	os := r.buildable(fs, goos.Guarded(r.pass.TypesInfo, cur, fs.os))
 	if os == 0 {
 		return
 	}
-	checked := p.Checked(d, s, o)
+	checked := s.Source.Checked() || s.Command == "taskkill" || s.FileArg // taskkill and pkill refuse what is not a PID
 	where := os
-	switch {
-	case s.Command == "taskkill":
+	switch s.OS {
+	case pidflow.WindowsOnly:
 		where &= goos.Windows
-		checked = true // taskkill refuses 0 and negative numbers
-	case s.Command != "":
-		where &= goos.Unix // kill(1), pkill(1)
-		checked = checked || s.FileArg
-	case !s.Process && !s.ViaFact:
-		where &= goos.Unix // kill(2)
+	case pidflow.UnixOnly:
+		where &= goos.Unix // kill(2), kill(1), pkill(1)
 	}
 	if where == 0 {
 		return // the program is not there where this code builds
 	}
-	sig := "a kill"
-	switch {
-	case s.SigText != "":
-		sig = s.SigText
-	case s.Sig != nil:
-		sig = fs.source(s.Sig)
+	sig := s.SigText
+	if s.SigPos.IsValid() {
+		sig = fs.sourceRange(s.SigPos, s.SigEnd)
 	}
+	src := s.Source.Describe(r.pass.Fset)
 	const safe = "verify it with safeprobe.Lookup and Identity.Probe, or hold a safeprobe lock and use safeprobe.SignalOwner"
 	var msg string
 	switch {
 	case !checked && !s.Process:
-		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal (on %s), and any other number may by now be an unrelated process; %s",
-			s.What, sig, o.Source, goos.Describe(where), safe)
+		msg = fmt.Sprintf("%s sends %s to a PID %s that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal (on %s), and any other number may by now be an unrelated process; %s",
+			s.What, sig, src, goos.Describe(where), safe)
 	case !checked:
-		msg = fmt.Sprintf("%s sends %s to a PID read from %s that is never checked to be > 0: a negative number signals a whole process group, and any other may by now be an unrelated process; %s",
-			s.What, sig, o.Source, safe)
-	case s.Command == "" && !s.Process && !s.ViaFact && !negated(s.PID) && p.WideParse(d, o) != nil:
-		msg = fmt.Sprintf("%s sends %s to a PID read from %s and parsed with no upper bound: 4294967295 (any number from 2^31 up) passes the > 0 check and reaches kill(2) as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal (on %s); and any other number may by now be an unrelated process; parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID (both refuse anything outside 1..2147483647), then %s",
-			s.What, sig, o.Source, goos.Describe(where), safe)
+		msg = fmt.Sprintf("%s sends %s to a PID %s that is never checked to be > 0: a negative number signals a whole process group, and any other may by now be an unrelated process; %s",
+			s.What, sig, src, safe)
+	case s.Command == "" && s.OS == pidflow.UnixOnly && !s.Negated && s.Source.WideParse().IsValid() && !s.Source.Bounded():
+		msg = fmt.Sprintf("%s sends %s to a PID %s and parsed with no upper bound: 4294967295 (any number from 2^31 up) passes the > 0 check and reaches kill(2) as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal (on %s); and any other number may by now be an unrelated process; parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID (both refuse anything outside 1..2147483647), then %s",
+			s.What, sig, src, goos.Describe(where), safe)
+	case s.ByName:
+		msg = fmt.Sprintf("%s sends %s to a PID %s that is checked only by its process's name, executable or command line: a name is not an identity, and after PID reuse another instance of that program gets it (on %s); compare the start time: %s",
+			s.What, sig, src, goos.Describe(where), safe)
 	default:
-		msg = fmt.Sprintf("%s sends %s to a PID read from %s without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process (on %s); %s",
-			s.What, sig, o.Source, goos.Describe(where), safe)
+		msg = fmt.Sprintf("%s sends %s to a PID %s without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process (on %s); %s",
+			s.What, sig, src, goos.Describe(where), safe)
 	}
-	f := &finding{rule: rule, pos: s.Call.Pos(), end: s.Call.End(), msg: msg}
-	f.fix = signalOwnerFix(r, d, fs, s, o)
+	f := &finding{rule: rule, pos: s.Pos, end: s.End, msg: msg, rawProbe: s.ByName}
+	if !s.ByName {
+		f.fix = signalOwnerFix(r, fs, cur, s)
+	}
 	r.add(fs, f)
 }
 
-// negated reports whether the PID is negated in place (kill(-pgid, sig)):
-// its truncation to 32 bits is not -1.
-func negated(e ast.Expr) bool {
-	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
-	return ok && u.Op == token.SUB
-}
-
 // signalOwnerFix replaces the signal with safeprobe.SignalOwner(path, sig)
-// when the PID was read, in the same function, from a file the package uses
-// as a safeprobe lock, and the edit leaves code that builds.
-func signalOwnerFix(r *runner, d pidflow.Func, fs *fileState, s *pidflow.Sink, o *pidflow.Origin) *fixPlan {
-	if s.ViaFact || s.Command != "" || o.ReadIn != d.Fn || o.Path == nil {
+// when the PID was read, in the same function, from a file the package
+// uses as a safeprobe lock, and the edit leaves code that builds.
+func signalOwnerFix(r *runner, fs *fileState, cur inspector.Cursor, s pidflow.Signal) *fixPlan {
+	src := s.Source
+	if s.Via || s.Command != "" || src.Fn != s.Fn || !src.PathPos.IsValid() || !src.Lock {
 		return nil
 	}
-	if !o.Inspect && !r.pidFlow().Locked(o.Path) {
+	call, ok := cur.Node().(*ast.CallExpr)
+	if !ok {
 		return nil
 	}
+	pathCur, ok := astq.At(r.in.Root(), src.PathPos, src.PathEnd)
+	if !ok {
+		return nil
+	}
+	path := pathCur.Node().(ast.Expr)
 	info := r.pass.TypesInfo
-	if !inScopeAt(r.pass.Pkg, info, o.Path, s.Call.Pos()) || leavesUnused(r.pass.Pkg, info, d, s.Call) {
+	decl, ok := enclosingDeclCursor(cur)
+	if !ok || !inScopeAt(r.pass.Pkg, info, path, call.Pos()) || leavesUnused(r.pass.Pkg, info, decl, call) {
 		return nil
 	}
-	sp := r.safeprobeName(fs, s.Call.Pos())
+	sp := r.safeprobeName(fs, call.Pos())
 	if sp == "" {
 		return nil
 	}
-	path := fs.source(o.Path)
-	if s.Sig == nil {
+	pathText := fs.source(path)
+	if !s.SigPos.IsValid() {
 		if os := fs.pkgNameIn(info, "os"); os != "" {
-			return (&site{r: r, fs: fs, Call: calls.Call{Expr: s.Call}}).replace(s.Call, fmt.Sprintf("%s.SignalOwner(%s, %s.Kill)", sp, path, os), s.Call)
+			return (&site{r: r, fs: fs, Call: calls.Call{Expr: call}}).replace(call, fmt.Sprintf("%s.SignalOwner(%s, %s.Kill)", sp, pathText, os), call)
 		}
+		return nil
+	}
+	pid, ok := astq.At(r.in.Root(), s.PIDPos, s.PIDEnd)
+	if !ok {
 		return nil
 	}
 	// Keep the signal argument as written: only the call and the PID go.
 	// (A node spanning them, for the import clean-up.)
-	removed := &ast.BinaryExpr{X: s.Call.Fun, OpPos: s.Call.Lparen, Op: token.ADD, Y: s.PID}
+	removed := &ast.BinaryExpr{X: call.Fun, OpPos: call.Lparen, Op: token.ADD, Y: pid.Node().(ast.Expr)}
 	if usesDotImport(info, fs.file, removed) {
 		return nil
 	}
-	return &fixPlan{pos: s.Call.Pos(), end: s.Sig.Pos(), newText: fmt.Sprintf("%s.SignalOwner(%s, ", sp, path), removed: removed}
+	return &fixPlan{pos: call.Pos(), end: s.SigPos, newText: fmt.Sprintf("%s.SignalOwner(%s, ", sp, pathText), removed: removed}
+}
+
+// enclosingDeclCursor returns the function declaration around cur.
+func enclosingDeclCursor(cur inspector.Cursor) (inspector.Cursor, bool) {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		return c, true
+	}
+	return inspector.Cursor{}, false
 }
 
 // inScopeAt reports whether every name in e denotes the same object at pos.
@@ -212,8 +218,8 @@ func inScopeAt(pkg *types.Package, info *types.Info, e ast.Expr, pos token.Pos) 
 }
 
 // leavesUnused reports whether removing call would leave a local variable
-// of the function without a use, which would not compile.
-func leavesUnused(pkg *types.Package, info *types.Info, d pidflow.Func, call *ast.CallExpr) bool {
+// of the function decl without a use, which would not compile.
+func leavesUnused(pkg *types.Package, info *types.Info, decl inspector.Cursor, call *ast.CallExpr) bool {
 	inCall := map[*types.Var]bool{}
 	ast.Inspect(call, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -223,7 +229,7 @@ func leavesUnused(pkg *types.Package, info *types.Info, d pidflow.Func, call *as
 		}
 		return true
 	})
-	for c := range d.Cur.Preorder((*ast.Ident)(nil)) {
+	for c := range decl.Preorder((*ast.Ident)(nil)) {
 		id := c.Node().(*ast.Ident)
 		if id.Pos() >= call.Pos() && id.Pos() < call.End() {
 			continue

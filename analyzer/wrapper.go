@@ -26,7 +26,7 @@ func running(pid int) bool { return signal(pid, 0) == nil }`,
 	calls: []callCheck{{roles: calls.Wrapped, check: checkWrapper}},
 }
 
-// The wrappers and their facts are found by pidflow.FindWrappers.
+// The wrappers and their facts are found by wrappers.FindWrappers.
 
 // checkWrapper checks a call of a wrapper (a facts.Wrapper) with signal 0.
 func checkWrapper(s *site) {

@@ -140,7 +140,7 @@ func (c command) run(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	rep, err := analyze.Run(analyze.Config{Go: goCmd, Tool: tool, AnalyzerArgs: opts.AnalyzerArgs, Tests: opts.Tests, Source: src}, p, c.root(p.Dir))
+	rep, err := analyze.Run(analyze.Config{Go: goCmd, Tool: tool, AnalyzerArgs: opts.AnalyzerArgs, Tests: opts.Tests, Source: src, GOROOT: analyzer.NewCache()}, p, c.root(p.Dir))
 	if err != nil {
 		return c.fail(err)
 	}

@@ -56,7 +56,7 @@ type node struct {
 
 // load analyzes the build in this process.
 func (cfg Config) load(b plan.Build) (*build, error) {
-	a := analyzer.New()
+	a := analyzer.New(analyzer.Config{Cache: cfg.GOROOT})
 	for _, arg := range cfg.AnalyzerArgs {
 		name, value, _ := strings.Cut(strings.TrimPrefix(arg, "-"), "=")
 		if err := a.Flags.Set(name, value); err != nil {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/finding"
 	"github.com/pidlint/pidlint/internal/gocmd"
 	"github.com/pidlint/pidlint/internal/plan"
@@ -27,7 +28,10 @@ type Config struct {
 	AnalyzerArgs []string // the analyzer's flags as set, "-name=value"
 	Tests        bool     // also analyze test files (in process; go vet always does)
 	Source       *source.Cache
-	dir          string // the plan's working directory
+	// GOROOT is what the analyzer reads of GOROOT, shared by the builds
+	// analyzed in this process; nil: each package reads its own.
+	GOROOT *analyzer.Cache
+	dir    string // the plan's working directory
 }
 
 type runner struct {

@@ -59,6 +59,7 @@ func New(settings any) (register.LinterPlugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pidlint: %w", err)
 	}
+	cfg.Cache = analyzer.NewCache() // one run: GOROOT read once
 	return &Plugin{cfg: cfg}, nil
 }
 

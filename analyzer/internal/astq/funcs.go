@@ -2,6 +2,7 @@ package astq
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"iter"
 
@@ -149,4 +150,15 @@ func Within(n ast.Node, in []ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// At returns the node that spans exactly pos..end under root (the
+// innermost one), as the value flow names its calls and arguments: the
+// one way back from a position to the syntax tree, for a fix.
+func At(root inspector.Cursor, pos, end token.Pos) (inspector.Cursor, bool) {
+	c, ok := root.FindByPos(pos, end)
+	if !ok || c.Node().Pos() != pos || c.Node().End() != end {
+		return inspector.Cursor{}, false
+	}
+	return c, true
 }

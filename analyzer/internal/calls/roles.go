@@ -8,24 +8,26 @@ type Role uint32
 
 // Roles of the standard library's functions, and of x/sys/unix's.
 const (
-	Kill          Role = 1 << iota // syscall.Kill, unix.Kill: kill(pid, sig)
-	SyscallKill                    // syscall.Syscall and kin: kill(pid, sig) when the trap is SYS_KILL (Call.PID is set)
-	ProcessSignal                  // (*os.Process).Signal(sig)
-	ProcessKill                    // (*os.Process).Kill()
-	FindProcess                    // os.FindProcess(pid)
-	PathProbe                      // os.Stat, Lstat, Open, ReadDir; Stat, Lstat, Access syscalls: their error says whether a path exists
-	StatFile                       // os.Stat, os.Lstat: whether a file exists
-	ReadFile                       // os.ReadFile, Open, OpenFile, ioutil.ReadFile: data a PID may be stored in
-	CreateFile                     // os.OpenFile: with O_EXCL, a file that must not exist yet
-	RemoveFile                     // os.Remove, RemoveAll, Rename; Unlink syscalls
-	LockFile                       // flock and fcntl locks: Flock, FcntlFlock syscalls
-	WriteFile                      // fmt.Fprint*, os.WriteFile, ioutil.WriteFile, io.WriteString
-	Command                        // exec.Command, CommandContext: a command line
-	StartProcess                   // os.StartProcess, ForkExec syscalls
-	Getpid                         // os.Getpid, Getpid syscalls: the own PID
-	Exit                           // os.Exit
-	Fatal                          // log.Fatal, Fatalf, Fatalln
-	ErrorText                      // the error interface's Error method
+	Kill               Role = 1 << iota // syscall.Kill, unix.Kill: kill(pid, sig)
+	SyscallKill                         // syscall.Syscall and kin: kill(pid, sig) when the trap is SYS_KILL (Call.PID is set)
+	ProcessSignal                       // (*os.Process).Signal(sig)
+	ProcessKill                         // (*os.Process).Kill()
+	FindProcess                         // os.FindProcess(pid)
+	PathProbe                           // os.Stat, Lstat, Open, ReadDir; Stat, Lstat, Access syscalls: their error says whether a path exists
+	StatFile                            // os.Stat, os.Lstat: whether a file exists
+	ReadFile                            // os.ReadFile, Open, OpenFile, ioutil.ReadFile: data a PID may be stored in
+	CreateFile                          // os.OpenFile: with O_EXCL, a file that must not exist yet
+	RemoveFile                          // os.Remove, RemoveAll, Rename; Unlink syscalls
+	LockFile                            // flock and fcntl locks: Flock, FcntlFlock syscalls
+	WriteFile                           // fmt.Fprint*, os.WriteFile, ioutil.WriteFile, io.WriteString
+	Command                             // exec.Command, CommandContext: a command line
+	StartProcess                        // os.StartProcess, ForkExec syscalls
+	Getpid                              // os.Getpid, Getpid syscalls: the own PID
+	Exit                                // os.Exit
+	Fatal                               // log.Fatal, Fatalf, Fatalln
+	ErrorText                           // the error interface's Error method
+	ThirdPartySignal                    // gopsutil's Process.Kill, Terminate, SendSignal: a real signal
+	ThirdPartyIdentity                  // gopsutil's Process.Name, Exe, Cmdline, CreateTime: whose a process is
 )
 
 // Roles of safeprobe's API (see IsSafeprobe for which package that is).
@@ -43,6 +45,9 @@ const (
 
 // Signals are the roles of calls that send a signal (0 or a real one).
 const Signals = Kill | SyscallKill | ProcessSignal | ProcessKill
+
+// gopsutil are gopsutil's process packages.
+var gopsutil = []string{"github.com/shirou/gopsutil/process", "github.com/shirou/gopsutil/v3/process", "github.com/shirou/gopsutil/v4/process"}
 
 // Sys are the packages whose Kill, Syscall, Stat and such are kill(2) and
 // stat(2).
@@ -79,6 +84,9 @@ var table = []struct {
 	{[]string{"os", Syscall, Unix}, "", []string{"Getpid"}, Getpid},
 	{[]string{"os"}, "", []string{"Exit"}, Exit},
 	{[]string{"log"}, "", []string{"Fatal", "Fatalf", "Fatalln"}, Fatal},
+	{gopsutil, "Process", []string{"Kill", "KillWithContext", "Terminate", "TerminateWithContext", "SendSignal", "SendSignalWithContext"}, ThirdPartySignal},
+	{gopsutil, "Process", []string{"Name", "NameWithContext", "Exe", "ExeWithContext", "Cmdline", "CmdlineWithContext",
+		"CmdlineSlice", "CmdlineSliceWithContext", "CreateTime", "CreateTimeWithContext"}, ThirdPartyIdentity},
 }
 
 // safeprobeTable lists safeprobe's API by receiver type and name; a

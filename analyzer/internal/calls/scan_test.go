@@ -89,12 +89,12 @@ func TestScanSource(t *testing.T) {
 		called   Role
 		evidence Evidence
 	}{
-		{`syscall.Kill(pid, 0)`, Kill | ProcessKill, PIDName},
-		{`p.Kill()`, Kill | ProcessKill, 0},
+		{`syscall.Kill(pid, 0)`, Kill | ProcessKill | ThirdPartySignal, PIDName},
+		{`p.Kill()`, Kill | ProcessKill | ThirdPartySignal, 0},
 		{`p.Signal(sig)`, ProcessSignal, 0},
 		{`p.Signal()`, 0, 0},
 		{`syscall.Signal(0x1); unix.Signal(9)`, 0, 0},
-		{`unix.Kill(n, unix.SIGTERM)`, Kill | ProcessKill, 0},
+		{`unix.Kill(n, unix.SIGTERM)`, Kill | ProcessKill | ThirdPartySignal, 0},
 		{`func Kill(n int) {}; func (p *P) Signal(s int) {}`, 0, 0},
 		{`// os.FindProcess(pid)` + "\n" + `/* p.Signal(0) */`, 0, 0},
 		{`s := "p.Signal(0) in /proc/"`, 0, 0},

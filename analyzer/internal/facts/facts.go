@@ -7,13 +7,14 @@ package facts
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
 
 // Types are the fact types an analyzer that uses this package declares.
 func Types() []analysis.Fact {
-	return []analysis.Fact{new(Wrapper), new(HasWrappers), new(StoredPID), new(SignalsPID)}
+	return []analysis.Fact{new(Wrapper), new(HasWrappers), new(FuncFlow)}
 }
 
 // Wrapper marks a function that probes a process when its signal
@@ -48,33 +49,109 @@ type HasWrappers struct{}
 func (*HasWrappers) AFact()         {}
 func (*HasWrappers) String() string { return "has wrappers" }
 
-// StoredPID marks a function that returns a PID read from storage, or a
-// record (a struct with a PID field, an *os.Process) made from one,
-// without checking that it still names the process that wrote it.
-type StoredPID struct {
-	Result  int    // the result that carries it
-	Checked bool   // the PID was compared with 0 or 1 before it was returned
-	Source  string // where it was read, for messages
+// FuncFlow is what a function does with PIDs, for its callers in other
+// packages: what leaves it through its results and the values its
+// parameters point to, which parameters reach a real signal, and what it
+// checks of a parameter's PID. Parameters count the receiver first;
+// paths name a place below a parameter or result (package pidflow).
+type FuncFlow struct {
+	Out     []Out
+	Signals []Signal
+	Checks  []Check
+	Locks   []int  // parameters that name a file it takes a kernel lock on
+	Flags   uint16 // what it does to processes and files (PL008), pidflow's flags
 }
 
-func (*StoredPID) AFact() {}
+func (*FuncFlow) AFact() {}
 
-func (f *StoredPID) String() string {
-	return fmt.Sprintf("stored pid(result=%d, checked=%t)", f.Result, f.Checked)
+func (f *FuncFlow) String() string {
+	var b strings.Builder
+	b.WriteString("pid flow(")
+	for _, o := range f.Out {
+		from := "read"
+		if o.FromParam >= 0 {
+			from = fmt.Sprintf("param %d%s", o.FromParam, o.FromPath)
+		}
+		at := fmt.Sprintf("result %d", o.Result)
+		if o.Result < 0 {
+			at = fmt.Sprintf("param %d", o.Param)
+		}
+		fmt.Fprintf(&b, "%s %s%s<-%s checked=%t; ", o.Kind, at, o.Path, from, o.Checked)
+	}
+	for _, s := range f.Signals {
+		fmt.Fprintf(&b, "signals param %d%s sig=%d; ", s.Param, s.Path, s.SigParam)
+	}
+	for _, c := range f.Checks {
+		fmt.Fprintf(&b, "checks param %d%s %#x checked=%t; ", c.Param, c.Path, c.Checks, c.Checked)
+	}
+	if len(f.Locks) > 0 {
+		fmt.Fprintf(&b, "locks %v; ", f.Locks)
+	}
+	fmt.Fprintf(&b, "flags %#x)", f.Flags)
+	return b.String()
 }
 
-// SignalsPID marks a function that sends a real signal to the PID its
-// parameter holds, without verifying that it is the process meant.
-type SignalsPID struct {
-	PIDParam int
-	SigParam int  // the parameter that becomes the signal; -1: a fixed, real one
-	Checked  bool // the function compares the PID with 0 or 1 first
+// An Out is a value that leaves a function: through result Result (or,
+// when Result is -1, below parameter Param) at Path below it.
+type Out struct {
+	Result, Param int
+	Path          string
+	Kind          OutKind
+	// The value came from parameter FromParam at FromPath, or, when
+	// FromParam is -1, from a read inside the function, which Source
+	// describes.
+	FromParam int
+	FromPath  string
+	Source    string
+	Checked   bool // the stored PID was compared with 0 or 1
+	Bounded   bool // and with a bound over 1
+	Wide      bool // parsed wider than 32 bits
+	Pol       int8 // an answer's polarity, an identity's check
 }
 
-func (*SignalsPID) AFact() {}
+// An OutKind is what a value that leaves a function is.
+type OutKind uint8
 
-func (f *SignalsPID) String() string {
-	return fmt.Sprintf("signals pid(pid=%d, sig=%d, checked=%t)", f.PIDParam, f.SigParam, f.Checked)
+const (
+	StoredPID OutKind = iota // a stored PID, or data holding one
+	Identity                 // the identity of the process a PID names (Pol: which check it allows)
+	Answer                   // a liveness probe's answer (Pol: +1 when nil or true means alive)
+	OwnPID                   // the process's own PID
+)
+
+func (k OutKind) String() string {
+	switch k {
+	case StoredPID:
+		return "pid"
+	case Identity:
+		return "identity"
+	case Answer:
+		return "answer"
+	case OwnPID:
+		return "own pid"
+	}
+	return fmt.Sprintf("kind %d", uint8(k))
+}
+
+// A Signal is a parameter whose PID reaches a real signal.
+type Signal struct {
+	Param    int
+	Path     string
+	SigParam int    // the parameter that is the signal; -1: a real one always
+	What     string // the call that sends it, for messages
+	SigText  string // the signal it always sends, for messages, when SigParam is -1
+	Process  bool   // through an *os.Process
+	OS       uint8  // where the call that sends it is there: pidflow.OSes
+}
+
+// A Check is what a function checks of a parameter's PID.
+type Check struct {
+	Param   int
+	Path    string
+	Checks  uint8 // pidflow's identity checks
+	Checked bool  // compared with 0 or 1
+	Bounded bool  // compared with a bound over 1
+	Wide    bool  // parsed wider than 32 bits
 }
 
 // Of returns the fact of type *T about fn: from local, the facts found in

@@ -6,8 +6,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // This file tells whether a package, as one build sees it, can build for
@@ -79,8 +81,51 @@ func (std *Std) noFilesFor(goos, path string) bool {
 	if !isStd(path) {
 		return false
 	}
-	p, ok := std.pkg(goos, path)
-	return ok && p == nil
+	k := stdKey{goos, path}
+	std.mu.Lock()
+	defer std.mu.Unlock()
+	none, ok := std.none[k]
+	if !ok {
+		none = std.hasNoFile(goos, path)
+		if std.none == nil {
+			std.none = make(map[stdKey]bool)
+		}
+		std.none[k] = none
+	}
+	return none
+}
+
+// hasNoFile reports whether GOROOT's package path surely has no Go file
+// that builds for goos. It stops at the first file that does (most
+// packages' first), reading that file's header alone, where ImportDir
+// would read every file's.
+func (std *Std) hasNoFile(goos, path string) bool {
+	ctxt, ok := goosContext(goos)
+	if !ok {
+		return false
+	}
+	dir := filepath.Join(ctxt.GOROOT, "src", filepath.FromSlash(path))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if match, err := ctxt.MatchFile(dir, name); err != nil || match {
+			return false
+		}
+	}
+	return true
+}
+
+// goosContext is the build context of GOROOT for goos on amd64, with cgo.
+func goosContext(goos string) (build.Context, bool) {
+	ctxt := build.Default
+	ctxt.GOOS, ctxt.GOARCH, ctxt.CgoEnabled = goos, "amd64", true
+	return ctxt, ctxt.GOROOT != ""
 }
 
 // isStd reports whether path names a standard package: its first element
@@ -91,11 +136,15 @@ func isStd(path string) bool {
 }
 
 // A Std answers for the standard library as it builds for other GOOS
-// values, from GOROOT's sources; the zero value is ready. One Std serves
-// one analysis pass: the analyzer keeps no state across packages.
+// values, from GOROOT's sources; the zero value is ready, and safe for
+// concurrent use. One Std serves one analysis pass, or one run when the
+// driver passes one to the analyzer (analyzer.Config.Cache): the analyzer
+// keeps no state across packages of its own.
 type Std struct {
+	mu    sync.Mutex
 	pkgs  map[stdKey]*build.Package // nil: no file for the GOOS
 	decls map[stdKey]map[string]bool
+	none  map[stdKey]bool // packages with no file for the GOOS
 }
 
 type stdKey struct{ goos, path string }
@@ -107,11 +156,10 @@ func (std *Std) pkg(goos, path string) (p *build.Package, ok bool) {
 	if p, ok := std.pkgs[k]; ok {
 		return p, true
 	}
-	ctxt := build.Default
-	if ctxt.GOROOT == "" {
+	ctxt, ok := goosContext(goos)
+	if !ok {
 		return nil, false
 	}
-	ctxt.GOOS, ctxt.GOARCH, ctxt.CgoEnabled = goos, "amd64", true
 	p, err := ctxt.ImportDir(filepath.Join(ctxt.GOROOT, "src", filepath.FromSlash(path)), 0)
 	if _, none := err.(*build.NoGoError); none {
 		p = nil
@@ -128,6 +176,8 @@ func (std *Std) pkg(goos, path string) (p *build.Package, ok bool) {
 // declared returns the exported package-level names the standard package
 // path declares for goos; ok is false when GOROOT cannot tell.
 func (std *Std) declared(goos, path string) (names map[string]bool, ok bool) {
+	std.mu.Lock()
+	defer std.mu.Unlock()
 	k := stdKey{goos, path}
 	if names, ok := std.decls[k]; ok {
 		return names, names != nil

@@ -231,7 +231,7 @@ func goodStopThenCheck(pidFile string) error {
 	if err != nil {
 		return err
 	}
-	syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking`
+	syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file pidFile at good\.go:226 without checking`
 	time.Sleep(time.Second)
 	if syscall.Kill(pid, 0) == nil { // want `PL001: syscall.Kill\(pid, 0\) as a liveness test`
 		return errors.New("still running after SIGTERM")

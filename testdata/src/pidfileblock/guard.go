@@ -66,7 +66,7 @@ func badExclusiveDeferRemove(pidFile string, serve func() error) error {
 // Recovery trusts kill(pid, 0): a reused PID blocks for ever.
 func badExclusiveBlindRecovery(pidFile string) error {
 	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644) // want `PL008: PID file created with O_EXCL and recovered only when a probe of the PID it names says dead: after a reboot or PID reuse an unrelated process has that number`
+		f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
 			fmt.Fprintf(f, "%d", os.Getpid())
 			return f.Close()
@@ -76,7 +76,7 @@ func badExclusiveBlindRecovery(pidFile string) error {
 		}
 		data, _ := os.ReadFile(pidFile)
 		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		if pid > 0 && syscall.Kill(pid, 0) == nil { // want `PL001: syscall.Kill\(pid, 0\) as a liveness test`
+		if pid > 0 && syscall.Kill(pid, 0) == nil { // want `PL008: the PID file created with O_EXCL at guard\.go:69 is recovered only when this probe of the PID it names says dead: after a reboot or PID reuse an unrelated process has that number` `PL001: syscall.Kill\(pid, 0\) as a liveness test`
 			return errRunning
 		}
 		os.Remove(pidFile)
@@ -86,9 +86,9 @@ func badExclusiveBlindRecovery(pidFile string) error {
 
 // Recovery through os.FindProcess and Signal(0), in a helper.
 func badExclusiveHelperRecovery(pidFile string) error {
-	f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644) // want `PL008: PID file created with O_EXCL and recovered only when a probe`
+	f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if os.IsExist(err) {
-		if staleRemoved(pidFile) {
+		if staleRemoved(pidFile) { // want `PL008: the PID file created with O_EXCL at guard\.go:89 is recovered only when this probe`
 			return badExclusiveHelperRecovery(pidFile)
 		}
 		return errRunning
@@ -184,7 +184,7 @@ func badLstatExists(runDir string) error {
 func badProbeRefuses(pidFile string) error {
 	if data, err := os.ReadFile(pidFile); err == nil {
 		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err := syscall.Kill(pid, 0); err == nil { // want `PL008: start refused while a probe says the PID read from the PID file is alive: after a crash and a reboot or PID reuse an unrelated process has that number` `PL001: syscall.Kill\(pid, 0\) as a liveness test`
+		if err := syscall.Kill(pid, 0); err == nil { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says the PID read from the PID file is alive: after a crash and a reboot or PID reuse an unrelated process has that number` `PL001: syscall.Kill\(pid, 0\) as a liveness test`
 			return fmt.Errorf("already running as %d", pid)
 		}
 	}
@@ -195,7 +195,7 @@ func badProbeRefuses(pidFile string) error {
 func badSafeprobeAliveRefuses(pidFile string) error {
 	data, err := os.ReadFile(pidFile)
 	if err == nil {
-		if pid, err := safeprobe.ParsePID(string(data)); err == nil && safeprobe.Alive(pid) { // want `PL008: start refused while a probe says the PID read from the PID file is alive`
+		if pid, err := safeprobe.ParsePID(string(data)); err == nil && safeprobe.Alive(pid) { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says the PID read from the PID file is alive`
 			return fmt.Errorf("already running as %d", pid)
 		}
 	}
@@ -206,7 +206,7 @@ func badSafeprobeAliveRefuses(pidFile string) error {
 func badGopsutilRefuses(pidFile string) {
 	data, _ := os.ReadFile(pidFile)
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if ok, _ := process.PidExists(int32(pid)); ok { // want `PL008: start refused while a probe says`
+	if ok, _ := process.PidExists(int32(pid)); ok { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says`
 		log.Fatalf("already running (pid %d)", pid)
 	}
 }
@@ -222,7 +222,7 @@ func badHelperRefuses(pidFile string) error {
 		return err
 	}
 	if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
-		if isRunning(pid) { // want `PL008: start refused while a probe says`
+		if isRunning(pid) { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says`
 			return errRunning
 		}
 		os.Remove(pidFile)
@@ -237,7 +237,7 @@ func badFindProcessRefuses(pidFile string) error {
 		return os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if _, err := os.FindProcess(pid); err == nil { // want `PL008: start refused while a probe says` `PL003: os.FindProcess never fails`
+	if _, err := os.FindProcess(pid); err == nil { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says` `PL003: os.FindProcess never fails`
 		return errRunning
 	}
 	return nil
@@ -251,7 +251,7 @@ func badSignalElseRefuses(pidFile string) error {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	p, _ := os.FindProcess(pid)
-	if err := p.Signal(syscall.Signal(0)); err != nil { // want `PL008: start refused while a probe says` `PL002: Process.Signal\(0\) as a liveness test reads EPERM .* on every Unix`
+	if err := p.Signal(syscall.Signal(0)); err != nil { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says` `PL002: Process.Signal\(0\) as a liveness test reads EPERM .* on every Unix`
 		os.Remove(pidFile)
 	} else {
 		return errRunning
@@ -283,7 +283,7 @@ func badUnixKillRefuses(pidFile string) error {
 	data, err := os.ReadFile(pidFile)
 	if err == nil {
 		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		if pid > 0 && unix.Kill(pid, 0) == nil { // want `PL008: start refused while a probe says` `PL001: unix.Kill\(pid, 0\) as a liveness test`
+		if pid > 0 && unix.Kill(pid, 0) == nil { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says` `PL001: unix.Kill\(pid, 0\) as a liveness test`
 			return errRunning
 		}
 	}
@@ -297,7 +297,7 @@ func badStateFileRefuses(stateFile string) error {
 		Addr string `json:"addr"`
 	}
 	if data, err := os.ReadFile(stateFile); err == nil && json.Unmarshal(data, &st) == nil {
-		if safeprobe.Check(st.PID) == nil { // want `PL008: start refused while a probe says`
+		if safeprobe.Check(st.PID) == nil { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says`
 			return fmt.Errorf("already serving on %s", st.Addr)
 		}
 	}
@@ -325,7 +325,7 @@ func daemonRunning(pidFile string) (bool, error) {
 }
 
 func badHelperNamedResult(pidFile string) (err error) {
-	running, _ := daemonRunning(pidFile) // want `PL008: start refused while a probe says`
+	running, _ := daemonRunning(pidFile) // want `PL008: start refused \(at guard\.go:\d+\) while this probe says`
 	if running {
 		err = fmt.Errorf("%s: daemon already running", pidFile)
 		return
@@ -346,18 +346,16 @@ func goodHelperStatus(pidFile string) {
 func badImportedProbe(pidFile string) error {
 	data, err := os.ReadFile(pidFile)
 	if err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && proc.Alive(pid) { // want `PL008: start refused while a probe says`
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && proc.Alive(pid) { // want `PL008: start refused \(at guard\.go:\d+\) while this probe says`
 			return fmt.Errorf("pid file found, ensure the daemon is not running or delete %s", pidFile)
 		}
 	}
 	return os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)
 }
 
-// Known misses, kept to measure recall honestly.
-
 // O_EXCL through the syscall package.
 func badSyscallExclusive(pidFile string) error {
-	fd, err := syscall.Open(pidFile, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY, 0o644)
+	fd, err := syscall.Open(pidFile, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY, 0o644) // want `PL008: PID file created with O_EXCL and no stale-file recovery`
 	if err != nil {
 		return errRunning
 	}
@@ -368,7 +366,7 @@ func badSyscallExclusive(pidFile string) error {
 
 // Existence through a successful read.
 func badReadExists(pidFile string) error {
-	if _, err := os.ReadFile(pidFile); err == nil {
+	if _, err := os.ReadFile(pidFile); err == nil { // want `PL008: start refused while the PID file exists`
 		return errRunning
 	}
 	return os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())), 0o644)

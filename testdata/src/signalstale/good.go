@@ -1,4 +1,4 @@
-package signalstale // want package:"has wrappers"
+package signalstale
 
 import (
 	"bytes"

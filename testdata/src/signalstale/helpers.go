@@ -35,7 +35,7 @@ func badStopViaHelper(path string) error {
 	if err != nil {
 		return err
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file that is never checked`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at helpers\.go:14 that is never checked`
 }
 
 func badStopViaCheckedHelper(path string) error {
@@ -43,7 +43,7 @@ func badStopViaCheckedHelper(path string) error {
 	if err != nil {
 		return err
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at helpers\.go:14 and parsed with no upper bound`
 }
 
 // signalPID is a small wrapper with a fixed signal.
@@ -68,7 +68,7 @@ func badReloadViaWrapper(path string) error {
 	if err != nil {
 		return err
 	}
-	return signalPID(pid) // want `PL007: signalPID sends a kill to a PID read from a file that is never checked`
+	return signalPID(pid) // want `PL007: signalPID \(syscall.Kill\) sends syscall.SIGHUP to a PID read from the file path at helpers\.go:14 that is never checked`
 }
 
 func badStopViaSignalParam(path string) error {
@@ -76,7 +76,7 @@ func badStopViaSignalParam(path string) error {
 	if err != nil {
 		return err
 	}
-	return killPID(pid, syscall.SIGTERM) // want `PL007: killPID sends syscall.SIGTERM to a PID read from a file without checking`
+	return killPID(pid, syscall.SIGTERM) // want `PL007: killPID \(Process.Signal\) sends syscall.SIGTERM to a PID read from the file path at helpers\.go:14 without checking`
 }
 
 // A daemon handle whose PID field is only ever loaded from the PID file.
@@ -95,7 +95,7 @@ func (d *daemon) load() error {
 }
 
 func (d *daemon) badStop() error {
-	return syscall.Kill(d.pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file`
+	return syscall.Kill(d.pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at helpers\.go:14 and parsed with no upper bound`
 }
 
 type record struct {
@@ -122,7 +122,7 @@ func badStopRecord(path string) error {
 	if err != nil {
 		return err
 	}
-	return p.Kill() // want `PL007: Process.Kill sends a kill to a PID read from a file that is never checked`
+	return p.Kill() // want `PL007: Process.Kill sends a kill to a PID from field record\.Pid decoded from the file path at helpers\.go:113 that is never checked`
 }
 
 // A restart: stop the old instance, then the caller starts a new one.
@@ -131,7 +131,7 @@ func badRestart(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil { // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking`
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil { // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at helpers\.go:14 and parsed with no upper bound`
 		return err
 	}
 	return os.Remove(path)

@@ -30,7 +30,7 @@ func badStopCommand(pidFile string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", pidFile, err)
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file pidFile at stop\.go:25 that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal`
 }
 
 // The same with the PID range checked: only reuse is left.
@@ -43,7 +43,7 @@ func badStopChecked(pidFile string) error {
 	if err != nil || pid <= 0 {
 		return fmt.Errorf("%s: bad pid", pidFile)
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal \(on every Unix\); and any other number may by now be an unrelated process; parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID \(both refuse anything outside 1..2147483647\), then verify it`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file pidFile at stop\.go:38 and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal \(on every Unix\); and any other number may by now be an unrelated process; parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID \(both refuse anything outside 1..2147483647\), then verify it`
 }
 
 // bufio over the opened file, then os.FindProcess (no check: it opens
@@ -66,7 +66,7 @@ func badScannerSignal(pidFile string) error {
 	if err != nil {
 		return err
 	}
-	return p.Signal(syscall.SIGTERM) // want `PL007: Process.Signal sends syscall.SIGTERM to a PID read from a file without checking`
+	return p.Signal(syscall.SIGTERM) // want `PL007: Process.Signal sends syscall.SIGTERM to a PID read from the file pidFile at stop\.go:52 without checking`
 }
 
 // fmt.Fscan into the PID, then Process.Kill (TerminateProcess on Windows).
@@ -81,7 +81,7 @@ func badFscanKill(pidFile string) error {
 		return err
 	}
 	p, _ := os.FindProcess(pid)
-	return p.Kill() // want `PL007: Process.Kill sends a kill to a PID read from a file that is never checked to be > 0: a negative number signals a whole process group`
+	return p.Kill() // want `PL007: Process.Kill sends a kill to a PID read from the file pidFile at stop\.go:74 that is never checked to be > 0: a negative number signals a whole process group`
 }
 
 type state struct {
@@ -99,7 +99,7 @@ func badJSONState(dir string) error {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return err
 	}
-	return syscall.Kill(st.PID, syscall.SIGKILL) // want `PL007: syscall.Kill sends syscall.SIGKILL to a PID read from a file that is never checked`
+	return syscall.Kill(st.PID, syscall.SIGKILL) // want `PL007: syscall.Kill sends syscall.SIGKILL to a PID from field state\.PID decoded from the file filepath\.Join\(dir, "state\.json"\) at stop\.go:99 that is never checked`
 }
 
 // A JSON decoder over the opened file.
@@ -120,7 +120,7 @@ func badJSONDecoder(path string) error {
 	if err != nil {
 		return err
 	}
-	return p.Signal(os.Interrupt) // want `PL007: Process.Signal sends os.Interrupt to a PID read from a file without checking`
+	return p.Signal(os.Interrupt) // want `PL007: Process.Signal sends os.Interrupt to a PID from field state\.PID decoded from the file path at stop\.go:113 without checking`
 }
 
 // golang.org/x/sys/unix, with a process group from the file.
@@ -133,7 +133,7 @@ func badGroupKill(pgidFile string) error {
 	if err != nil || pgid <= 1 {
 		return err
 	}
-	return unix.Kill(-pgid, unix.SIGKILL) // want `PL007: unix.Kill sends unix.SIGKILL to a PID read from a file without checking`
+	return unix.Kill(-pgid, unix.SIGKILL) // want `PL007: unix.Kill sends unix.SIGKILL to a PID read from the file pgidFile at stop\.go:128 without checking`
 }
 
 // fmt.Sscanf of the file's text.
@@ -141,7 +141,7 @@ func badSscanf(pidFile string) {
 	data, _ := os.ReadFile(pidFile)
 	var pid int
 	fmt.Sscanf(string(data), "%d", &pid)
-	syscall.Kill(pid, syscall.SIGHUP) // want `PL007: syscall.Kill sends syscall.SIGHUP to a PID read from a file that is never checked`
+	syscall.Kill(pid, syscall.SIGHUP) // want `PL007: syscall.Kill sends syscall.SIGHUP to a PID read from the file pidFile at stop\.go:141 that is never checked`
 }
 
 // The first line of a multi-line PID file (PID, then the port).
@@ -158,7 +158,7 @@ func badFirstLine(pidFile string) error {
 	if pid <= 0 {
 		return fmt.Errorf("bad pid %d", pid)
 	}
-	return syscall.Kill(int(pid), syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking`
+	return syscall.Kill(int(pid), syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file pidFile at stop\.go:149 without checking`
 }
 
 // A "force" flag picks the signal.
@@ -175,7 +175,7 @@ func badSignalChosen(pidFile string, force bool) error {
 	if force {
 		sig = syscall.SIGKILL
 	}
-	return syscall.Kill(pid, sig) // want `PL007: syscall.Kill sends sig to a PID read from a file without checking`
+	return syscall.Kill(pid, sig) // want `PL007: syscall.Kill sends sig to a PID read from the file pidFile at stop\.go:166 without checking`
 }
 
 // A supervisor stops every worker listed in its run directory.
@@ -190,7 +190,7 @@ func badStopAll(runDir string) {
 		if err != nil || pid <= 0 {
 			continue
 		}
-		syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1`
+		syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file filepath\.Join\(runDir, e\.Name\(\)\) at stop\.go:185 and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1`
 	}
 }
 
@@ -206,5 +206,5 @@ func badReaderLine(pidFile string) error {
 		return err
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(line))
-	return syscall.Kill(pid, syscall.SIGINT) // want `PL007: syscall.Kill sends syscall.SIGINT to a PID read from a file that is never checked`
+	return syscall.Kill(pid, syscall.SIGINT) // want `PL007: syscall.Kill sends syscall.SIGINT to a PID read from the file pidFile at stop\.go:199 that is never checked`
 }

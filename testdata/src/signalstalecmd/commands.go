@@ -25,7 +25,7 @@ func stop(pidFile string) error {
 		return err
 	}
 	pidStr := strings.TrimSpace(string(data))
-	return exec.Command("kill", pidStr).Run() // want `PL007: exec.Command\("kill", …\) sends SIGTERM to a PID read from a file that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal \(on every Unix\)`
+	return exec.Command("kill", pidStr).Run() // want `PL007: exec.Command\("kill", …\) sends SIGTERM to a PID read from the file pidFile at commands\.go:23 that is never checked to be > 0: a file holding 0 signals the caller's own process group, -1 every process it may signal \(on every Unix\)`
 }
 
 // Parsed, checked, then formatted again: only reuse is left.
@@ -38,7 +38,7 @@ func kill9(pidFile string) error {
 	if err != nil || pid <= 0 {
 		return err
 	}
-	return exec.CommandContext(context.Background(), "/bin/kill", "-9", strconv.Itoa(pid)).Run() // want `PL007: exec.Command\("/bin/kill", …\) sends -9 to a PID read from a file without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process \(on every Unix\)`
+	return exec.CommandContext(context.Background(), "/bin/kill", "-9", strconv.Itoa(pid)).Run() // want `PL007: exec.Command\("/bin/kill", …\) sends -9 to a PID read from the file pidFile at commands\.go:33 without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process \(on every Unix\)`
 }
 
 // kill -s NAME.
@@ -47,12 +47,12 @@ func killNamed(pidFile string) error {
 	if err != nil {
 		return err
 	}
-	return exec.Command("kill", "-s", "hup", strings.TrimSpace(string(data))).Run() // want `PL007: exec.Command\("kill", …\) sends SIGHUP to a PID read from a file that is never checked`
+	return exec.Command("kill", "-s", "hup", strings.TrimSpace(string(data))).Run() // want `PL007: exec.Command\("kill", …\) sends SIGHUP to a PID read from the file pidFile at commands\.go:46 that is never checked`
 }
 
 // pkill reads the PID file itself.
 func pkillFile(pidFile string) error {
-	return exec.Command("pkill", "-HUP", "-F", pidFile).Run() // want `PL007: exec.Command\("pkill", …\) sends -HUP to a PID read from the PID file pkill -F reads without checking that it still names the process`
+	return exec.Command("pkill", "-HUP", "-F", pidFile).Run() // want `PL007: exec.Command\("pkill", …\) sends -HUP to a PID read by pkill \-F from the file pidFile without checking that it still names the process`
 }
 
 // Not reported: a child's own PID.

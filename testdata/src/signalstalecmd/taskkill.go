@@ -13,5 +13,5 @@ func taskkill(pidFile string) error {
 		return err
 	}
 	pid := strings.TrimSpace(string(data))
-	return exec.Command("taskkill", "/PID", pid, "/F").Run() // want `PL007: exec.Command\("taskkill", …\) sends a forced termination \(/F\) to a PID read from a file without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process \(on windows\)`
+	return exec.Command("taskkill", "/PID", pid, "/F").Run() // want `PL007: exec.Command\("taskkill", …\) sends a forced termination \(/F\) to a PID read from the file pidFile at taskkill\.go:11 without checking that it still names the process that wrote it: after a crash, a reboot or PID reuse it is an unrelated process \(on windows\)`
 }

@@ -35,7 +35,7 @@ func badStop() error {
 		return errors.New("bad lock file")
 	}
 	log.Printf("stopping %d", pid)
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file lockPath at stop\.go:29 and parsed with no upper bound: 4294967295 \(any number from 2\^31 up\) passes the > 0 check and reaches kill\(2\) as a 32-bit pid_t, where 4294967295 is -1`
 }
 
 func badForceStop() error {
@@ -52,7 +52,7 @@ func badForceStop() error {
 		return err
 	}
 	log.Printf("killing %d", p.Pid)
-	return p.Kill() // want `PL007: Process.Kill sends a kill to a PID read from a file without checking`
+	return p.Kill() // want `PL007: Process.Kill sends a kill to a PID read from the file lockPath at stop\.go:42 without checking`
 }
 
 // The record's PID from safeprobe.Inspect, without asking whether the lock
@@ -65,7 +65,7 @@ func badReload(path string) error {
 	if st.Record.PID == 0 {
 		return errors.New("no owner")
 	}
-	return syscall.Kill(st.Record.PID, syscall.SIGHUP) // want `PL007: syscall.Kill sends syscall.SIGHUP to a PID read from a lock file without checking`
+	return syscall.Kill(st.Record.PID, syscall.SIGHUP) // want `PL007: syscall.Kill sends syscall.SIGHUP to a PID read from the lock file path at stop\.go:61 without checking`
 }
 
 // No fix where it would leave pid unused (it would not compile).
@@ -78,7 +78,7 @@ func badQuietStop() error {
 	if err != nil {
 		return err
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file that is never checked to be > 0`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file lockPath at stop\.go:73 that is never checked to be > 0`
 }
 
 // Held is checked: the owner's lock vouches for the record.

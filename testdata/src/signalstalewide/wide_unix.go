@@ -24,7 +24,7 @@ func atoi(path string) error {
 	if err != nil || pid <= 0 {
 		return err
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file and parsed with no upper bound: 4294967295 .* as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal \(on every Unix\); .*parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at wide_unix\.go:18 and parsed with no upper bound: 4294967295 .* as a 32-bit pid_t, where 4294967295 is -1, every process the caller may signal \(on every Unix\); .*parse it with safeprobe.ParsePID or check it with safeprobe.ValidatePID`
 }
 
 func parseInt64(path string) error {
@@ -37,7 +37,7 @@ func parseInt64(path string) error {
 	if err != nil || pid64 < 1 {
 		return err
 	}
-	return syscall.Kill(int(pid64), syscall.SIGHUP) // want `PL007: syscall.Kill sends syscall.SIGHUP to a PID read from a file and parsed with no upper bound`
+	return syscall.Kill(int(pid64), syscall.SIGHUP) // want `PL007: syscall.Kill sends syscall.SIGHUP to a PID read from the file path at wide_unix\.go:31 and parsed with no upper bound`
 }
 
 // Bounded: the ordinary finding (reuse) only.
@@ -51,7 +51,7 @@ func bounded(path string) error {
 	if err != nil || pid <= 0 || pid > math.MaxInt32 {
 		return err
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking that it still names the process`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at wide_unix\.go:45 without checking that it still names the process`
 }
 
 // ParseInt with 32 bits refuses 4294967295.
@@ -65,7 +65,7 @@ func parseInt32(path string) error {
 	if err != nil || pid <= 0 {
 		return err
 	}
-	return syscall.Kill(int(pid), syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking that it still names the process`
+	return syscall.Kill(int(pid), syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at wide_unix\.go:59 without checking that it still names the process`
 }
 
 // ValidatePID refuses it too.
@@ -82,7 +82,7 @@ func validated(path string) error {
 	if err := safeprobe.ValidatePID(pid); err != nil {
 		return err
 	}
-	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking that it still names the process`
+	return syscall.Kill(pid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at wide_unix\.go:73 without checking that it still names the process`
 }
 
 // A negated group ID truncates to something else than -1: the ordinary
@@ -97,5 +97,5 @@ func group(path string) error {
 	if err != nil || pgid <= 1 {
 		return err
 	}
-	return syscall.Kill(-pgid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from a file without checking that it still names the process`
+	return syscall.Kill(-pgid, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file path at wide_unix\.go:91 without checking that it still names the process`
 }

@@ -13,7 +13,7 @@ func badStop(path string) error {
 	if err != nil {
 		return err
 	}
-	return pidfile.Terminate(pid) // want `PL007: Terminate sends a kill to a PID read from a file without checking`
+	return pidfile.Terminate(pid) // want `PL007: pidfile.Terminate \(syscall.Kill\) sends syscall.SIGTERM to a PID returned by pidfile.Read at ctl\.go:12 \(read from the file path at pidfile\.go:15\) and parsed with no upper bound`
 }
 
 func badInterrupt(path string) error {
@@ -21,7 +21,7 @@ func badInterrupt(path string) error {
 	if err != nil {
 		return err
 	}
-	return pidfile.Send(pid, os.Interrupt) // want `PL007: Send sends os.Interrupt to a PID read from a file without checking`
+	return pidfile.Send(pid, os.Interrupt) // want `PL007: pidfile.Send \(Process.Signal\) sends os.Interrupt to a PID returned by pidfile.Read at ctl\.go:20 \(read from the file path at pidfile\.go:15\) without checking`
 }
 
 func badDirectKill(path string) error {
@@ -29,7 +29,7 @@ func badDirectKill(path string) error {
 	if err != nil {
 		return err
 	}
-	return syscall.Kill(pid, syscall.SIGQUIT) // want `PL007: syscall.Kill sends syscall.SIGQUIT to a PID read from a file without checking`
+	return syscall.Kill(pid, syscall.SIGQUIT) // want `PL007: syscall.Kill sends syscall.SIGQUIT to a PID returned by pidfile.Read at ctl\.go:28 \(read from the file path at pidfile\.go:15\) and parsed with no upper bound`
 }
 
 // A probe through the library is not a signal.

@@ -11,7 +11,7 @@ import (
 )
 
 // Read returns the PID the file holds.
-func Read(path string) (int, error) { // want Read:"stored pid\\(result=0, checked=true\\)"
+func Read(path string) (int, error) { // want Read:"pid flow\\(pid result 0<-read checked=true; flags 0x0\\)"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err
@@ -24,12 +24,12 @@ func Read(path string) (int, error) { // want Read:"stored pid\\(result=0, check
 }
 
 // Terminate sends SIGTERM.
-func Terminate(pid int) error { // want Terminate:"signals pid\\(pid=0, sig=-1, checked=false\\)"
+func Terminate(pid int) error { // want Terminate:"pid flow\\(signals param 0 sig=-1; flags 0x0\\)"
 	return syscall.Kill(pid, syscall.SIGTERM)
 }
 
 // Send sends sig.
-func Send(pid int, sig os.Signal) error { // want Send:"signal wrapper\\(sig=1, pid=0, error\\)" Send:"signals pid\\(pid=0, sig=1, checked=false\\)"
+func Send(pid int, sig os.Signal) error { // want Send:"signal wrapper\\(sig=1, pid=0, error\\)" Send:"pid flow\\(answer result 0<-param 0 checked=false; signals param 0 sig=1; flags 0x0\\)"
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return err

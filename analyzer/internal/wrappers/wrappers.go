@@ -1,4 +1,7 @@
-package pidflow
+// Package wrappers finds the functions that wrap a liveness probe (kill or
+// Signal with a signal parameter or 0) and exports their facts, for PL006
+// and for the calls every rule classifies (calls.Wrapped).
+package wrappers
 
 import (
 	"go/ast"
@@ -14,15 +17,21 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
+// A decl is a function declaration with a body.
+type decl struct {
+	Fn  *types.Func
+	Cur inspector.Cursor
+}
+
 // FindWrappers finds the package's wrapper functions (see facts.Wrapper),
 // exports their facts and returns them. A wrapper may call another, so it
 // iterates to a fixed point.
 func FindWrappers(pass *analysis.Pass, in *inspector.Inspector) map[*types.Func]*facts.Wrapper {
-	var decls []Func
+	var decls []decl
 	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := cur.Node().(*ast.FuncDecl)
 		if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && fd.Body != nil {
-			decls = append(decls, Func{fn, cur})
+			decls = append(decls, decl{fn, cur})
 		}
 	}
 	found := make(map[*types.Func]*facts.Wrapper)
@@ -48,7 +57,7 @@ func FindWrappers(pass *analysis.Pass, in *inspector.Inspector) map[*types.Func]
 }
 
 // wrapperFactOf returns the fact for the function d, or nil.
-func wrapperFactOf(info *types.Info, d Func, lookup func(*types.Func) *facts.Wrapper) *facts.Wrapper {
+func wrapperFactOf(info *types.Info, d decl, lookup func(*types.Func) *facts.Wrapper) *facts.Wrapper {
 	sig := d.Fn.Signature()
 	if sig.Results().Len() != 1 {
 		return nil
@@ -75,7 +84,7 @@ func wrapperFactOf(info *types.Info, d Func, lookup func(*types.Func) *facts.Wra
 			pidArg = k.PID
 		case k.Role&calls.ProcessSignal != 0 && len(k.Expr.Args) == 1:
 			signal = true
-			pidArg = FindProcessArg(info, c, k.Expr)
+			pidArg = findProcessArg(info, c, k.Expr)
 		case k.Role&calls.Wrapped != 0:
 			w := k.Wrapper
 			if w.Bool {
@@ -130,9 +139,9 @@ func returnsNilComparison(c inspector.Cursor, u uses.Err) bool {
 	}
 }
 
-// FindProcessArg returns the PID argument of the os.FindProcess call that
+// findProcessArg returns the PID argument of the os.FindProcess call that
 // produced the receiver of p.Signal(…), when the function makes it.
-func FindProcessArg(info *types.Info, c inspector.Cursor, call *ast.CallExpr) ast.Expr {
+func findProcessArg(info *types.Info, c inspector.Cursor, call *ast.CallExpr) ast.Expr {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
