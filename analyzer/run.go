@@ -35,12 +35,12 @@ func (c *config) run(pass *analysis.Pass) (any, error) {
 		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
 			r.call(cur)
 		}
-		for i := range Rules {
+		for i := range checkers {
 			// A disabled package-wide rule costs nothing (its work is all
 			// its own) unless a //pidlint:ignore names it: a directive
 			// must still find what it suppresses.
-			id := Rules[i].ID
-			if check := Rules[i].pkg; check != nil && (!slices.Contains(c.disable, id) || r.ignoresRule(id)) {
+			id := checkers[i].rule
+			if check := checkers[i].pkg; check != nil && (!slices.Contains(c.disable, id) || r.ignoresRule(id)) {
 				check(r, id)
 			}
 		}
@@ -187,13 +187,13 @@ func (r *runner) call(cur inspector.Cursor) {
 	check(&site{Call: k, rule: rule, r: r, fs: fs, cur: cur, os: os})
 }
 
-// checkOf returns the first rule (in Rules' order) that checks calls with
-// one of roles, and its check.
+// checkOf returns the first rule (in checkers' order) that checks calls
+// with one of roles, and its check.
 func checkOf(roles calls.Role) (string, func(*site)) {
-	for i := range Rules {
-		for _, c := range Rules[i].calls {
+	for i := range checkers {
+		for _, c := range checkers[i].calls {
 			if c.roles&roles != 0 {
-				return Rules[i].ID, c.check
+				return checkers[i].rule, c.check
 			}
 		}
 	}
@@ -211,9 +211,9 @@ func (r *runner) checkIgnoredFiles() {
 		if err != nil {
 			continue
 		}
-		for i := range Rules {
-			if check := Rules[i].ignoredFile; check != nil {
-				check(r, name, src, Rules[i].ID)
+		for i := range checkers {
+			if check := checkers[i].ignoredFile; check != nil {
+				check(r, name, src, checkers[i].rule)
 			}
 		}
 	}

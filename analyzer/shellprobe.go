@@ -13,22 +13,8 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
-var shellProbeRule = Rule{
-	ID:      "PL005",
-	Name:    "shell-probe",
-	Title:   "a shell command used as a liveness test",
-	Summary: "`kill -0`, `ps -p`, `pgrep`, `pkill -0`, `lsof -p`, `tasklist /FI \"PID eq N\"` run through `os/exec`",
-	Text: `exec.Command running "kill -0", "ps -p", "pgrep", "pkill -0", "lsof -p" or
-"tasklist /FI "PID eq N"" costs a process per probe and inherits its flaws:
-kill -0 has kill(2)'s EPERM problem, ps and pgrep list zombies, and each
-exists only on some OSes (tasklist only on Windows, the others only on Unix).
-The rule reports such a command when it is run, also through "sh -c"; pgrep
-and lsof only when their exit status is the verdict, and not pgrep -P, which
-lists children.`,
-	Bad: `err := exec.Command("kill", "-0", strconv.Itoa(pid)).Run()
-return err == nil`,
-	Good:  `return safeprobe.Alive(pid)`,
-	OS:    "all",
+var shellProbeRule = checker{
+	rule:  "PL005",
 	calls: []callCheck{{roles: calls.Command, check: checkShell}},
 }
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/config"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md")
@@ -229,7 +229,7 @@ func TestLivenessClaims(t *testing.T) {
 			paras = append(paras, paragraph{fmt.Sprintf("%s paragraph %d", page, i+1), p})
 		}
 	}
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All() {
 		paras = append(paras, paragraph{r.ID + " text", r.Text})
 	}
 	sentenceEnd := regexp.MustCompile(`[.!?](\s|$)`)

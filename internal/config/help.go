@@ -65,7 +65,7 @@ func WriteHelp(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, helpExitCodes)
-	fmt.Fprintf(w, "\nRules %s: pidlint -explain, or docs/rules.md.\n", explain.RuleRange())
+	fmt.Fprintf(w, "\nRules %s: pidlint -explain, or docs/rules.md.\n", explain.RuleRanges())
 }
 
 // writeFlag prints one flag as flag.PrintDefaults does.

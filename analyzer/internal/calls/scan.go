@@ -3,6 +3,8 @@ package calls
 import (
 	"bytes"
 	"slices"
+
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // This file finds, in a file's tokens alone, what Of finds with types:
@@ -32,8 +34,8 @@ const (
 // IgnorePrefix starts a comment that suppresses findings on its line and
 // the next; FileIgnorePrefix one that suppresses them in its whole file.
 const (
-	IgnorePrefix     = "//pidlint:ignore"
-	FileIgnorePrefix = "//pidlint:file-ignore"
+	IgnorePrefix     = "//" + rules.IgnoreWord
+	FileIgnorePrefix = "//" + rules.FileIgnoreWord
 )
 
 // A Scan is what one file, or several together, show without types.
