@@ -91,15 +91,17 @@ func TestParseOverFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"-disable=PL004", "-safeprobe=example.com/m/internal/safeprobe", "-strict=true"}; !slices.Equal(o.AnalyzerArgs, want) || !slices.Equal(o.GOOS, []string{"windows"}) {
-		t.Errorf("from the file: args %q, goos %q", o.AnalyzerArgs, o.GOOS)
+	if !slices.Equal(o.Disable, []string{"PL004"}) || o.Safeprobe != "example.com/m/internal/safeprobe" || !o.Strict ||
+		!slices.Equal(o.GOOS, []string{"windows"}) {
+		t.Errorf("from the file: disable %q, safeprobe %q, strict %v, goos %q", o.Disable, o.Safeprobe, o.Strict, o.GOOS)
 	}
 	o, err = Parse([]string{"-strict=false", "-disable=PL001", "-goos=host", "./..."}, "linux", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"-disable=PL001", "-strict=false", "-safeprobe=example.com/m/internal/safeprobe"}; !slices.Equal(o.AnalyzerArgs, want) || !slices.Equal(o.GOOS, []string{"linux"}) {
-		t.Errorf("flags over the file: args %q, goos %q", o.AnalyzerArgs, o.GOOS)
+	if !slices.Equal(o.Disable, []string{"PL001"}) || o.Safeprobe != "example.com/m/internal/safeprobe" || o.Strict ||
+		!slices.Equal(o.GOOS, []string{"linux"}) {
+		t.Errorf("flags over the file: disable %q, safeprobe %q, strict %v, goos %q", o.Disable, o.Safeprobe, o.Strict, o.GOOS)
 	}
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte("strict = maybe\n"), 0o644); err != nil {
 		t.Fatal(err)

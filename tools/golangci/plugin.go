@@ -55,11 +55,11 @@ func New(settings any) (register.LinterPlugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pidlint: %w", err)
 	}
-	cfg, err := config.Settings(m)
+	s, err := config.Settings(m)
 	if err != nil {
 		return nil, fmt.Errorf("pidlint: %w", err)
 	}
-	return &Plugin{cfg: cfg}, nil
+	return &Plugin{cfg: analyzer.Config{Strict: s.Strict, SafeprobePath: s.Safeprobe, Disable: s.Disable}}, nil
 }
 
 // BuildAnalyzers returns a pidlint analyzer configured by the settings.

@@ -1,4 +1,4 @@
-package analyze
+package golang
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ type resolver struct {
 // a note.
 func (b *build) add(r resolver, d diagnostic) {
 	src := r.src
-	f := finding.Finding{Rule: d.rule, Category: d.category, Message: d.message, Package: d.pkg, GOOS: []string{b.goos}}
+	f := finding.Finding{Rule: d.rule, Category: d.category, Message: d.message, Unit: d.pkg, GOOS: []string{b.goos}}
 	var err error
 	if f.Pos, err = src.At(d.pos.file, d.pos.line, d.pos.col); err != nil {
 		b.fail(d.pkg, fmt.Sprintf("a finding's position: %v", err))
