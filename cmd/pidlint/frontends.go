@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/pidlint/pidlint/internal/config"
 	"github.com/pidlint/pidlint/internal/frontend"
 	"github.com/pidlint/pidlint/internal/frontend/golang"
@@ -36,6 +39,30 @@ func newGoFrontEnd(c command, env runEnv) (frontend.FrontEnd, error) {
 		return nil, err
 	}
 	return golang.New(golang.Options{Go: env.goCmd, Tool: tool, Host: env.host, GOOS: env.opts.GOOS, Safeprobe: env.opts.Safeprobe}), nil
+}
+
+// selectFrontEnds returns the front ends of langs (-languages), or all for
+// none. A language pidlint knows but has no front end for is an error.
+func selectFrontEnds(langs []*rules.Language) ([]registration, error) {
+	if langs == nil {
+		return frontEnds, nil
+	}
+	var regs []registration
+	for _, reg := range frontEnds {
+		if slices.Contains(langs, reg.lang) {
+			regs = append(regs, reg)
+		}
+	}
+	for _, l := range langs {
+		if !slices.ContainsFunc(regs, func(reg registration) bool { return reg.lang == l }) {
+			var have []*rules.Language
+			for _, reg := range frontEnds {
+				have = append(have, reg.lang)
+			}
+			return nil, fmt.Errorf("-languages: pidlint has no front end for %s (it checks %s)", l.Name, rules.LanguageNames(have))
+		}
+	}
+	return regs, nil
 }
 
 // newFrontEnds makes the run's front ends.

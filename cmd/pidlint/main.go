@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	pidlint [-goos=linux,darwin,windows,freebsd|host] [-strict] [-safeprobe=path] [-disable=PL00N,…] [-test=false] packages
+//	pidlint [-goos=linux,darwin,windows,freebsd|host] [-languages=go,…] [-strict] [-safeprobe=path] [-disable=PL00N,…] [-test=false] packages
 //	pidlint [-json | -fix | -diff | -format=sarif|github|text] [-new-from-rev=REV] … packages
 //	pidlint [-baseline=FILE | -write-baseline=FILE] [-vendor-safeprobe=DIR] … packages
 //	pidlint -help | -version
@@ -30,8 +30,9 @@
 //
 // Each language has a front end (package frontend): Go's is the above;
 // the others check the files of their language found under the
-// directories the patterns name, and a directory without a go.mod is
-// checked for the other languages alone.
+// directories the patterns name. -languages selects them (default: every
+// one with files to check), and a directory without a go.mod is checked
+// for the other languages alone.
 //
 // Output: text on standard error; -json go vet's JSON on standard output;
 // -format=sarif a SARIF 2.1.0 log for code scanning dashboards;
@@ -114,6 +115,10 @@ func (c command) run(args []string) int {
 		fmt.Fprintln(c.stdout, version.String())
 		return exitClean
 	}
+	registered, err := selectFrontEnds(opts.Languages)
+	if err != nil {
+		return c.usageError(err)
+	}
 	if opts.VendorDir != "" {
 		if _, err := fix.CheckVendorDir(opts.VendorDir); err != nil {
 			return c.usageError(err)
@@ -138,7 +143,7 @@ func (c command) run(args []string) int {
 		}
 		opts.Safeprobe = path
 	}
-	fes, err := c.newFrontEnds(frontEnds, runEnv{opts: opts, goCmd: goCmd, host: host})
+	fes, err := c.newFrontEnds(registered, runEnv{opts: opts, goCmd: goCmd, host: host})
 	if err != nil {
 		return c.fail(err)
 	}

@@ -30,6 +30,9 @@ type Options struct {
 	Strict    bool
 	Disable   []string
 	Safeprobe string
+	// Languages are the languages to check; nil for every one with
+	// files to check.
+	Languages []*rules.Language
 	Patterns  []string
 	// File is the config file the settings came from, with what only
 	// it sets (the paths to exclude).
@@ -53,9 +56,10 @@ const DefaultGOOS = "linux,darwin,windows,freebsd"
 // set is a flag set of the command with the values it stores into.
 type set struct {
 	*flag.FlagSet
-	goos   string
-	format string
-	json   bool
+	goos      string
+	languages string
+	format    string
+	json      bool
 }
 
 // defaultSafeprobe is the import path of safeprobe, which fixes call
@@ -75,6 +79,7 @@ func newSet(o *Options) *set {
 	s.BoolVar(&o.Tests, "test", true, "also analyze test files")
 	s.BoolVar(&o.Verbose, "v", false, "print the go commands run, one line each")
 	s.StringVar(&s.goos, "goos", DefaultGOOS, "comma-separated `GOOS` values to analyze the code for, or host for this machine's only")
+	s.StringVar(&s.languages, "languages", "", "comma-separated `languages` to check, of "+rules.LanguageNames(rules.Languages)+" (default: every one with files to check)")
 	s.BoolVar(&o.Strict, "strict", false, "also report raw probes that are correct where they stand (category raw-probe): for code that routes every probe through safeprobe")
 	s.Var((*ruleList)(&o.Disable), "disable", "comma-separated `rules` not to report, by ID or name, e.g. PL004,shell-probe")
 	s.StringVar(&o.Safeprobe, "safeprobe", "", "import `path` of the safeprobe package that Go fixes call (default "+defaultSafeprobe+")")
@@ -163,6 +168,11 @@ func Parse(args []string, host, dir string) (*Options, error) {
 	if o.GOOS, err = ParseGOOS(s.goos, host); err != nil {
 		return nil, usage("-goos=%s: %v", s.goos, err)
 	}
+	if s.languages != "" {
+		if o.Languages, err = rules.ParseLanguages(strings.Split(s.languages, ",")); err != nil {
+			return nil, usage("-languages=%s: %v", s.languages, err)
+		}
+	}
 	o.Patterns = s.Args()
 	return o, nil
 }
@@ -172,6 +182,9 @@ func (o *Options) fromFile(given map[string]bool, s *set) {
 	f := o.File
 	if !given["goos"] && len(f.GOOS) > 0 {
 		s.goos = strings.Join(f.GOOS, ",")
+	}
+	if !given["languages"] && len(f.Languages) > 0 {
+		s.languages = strings.Join(f.Languages, ",")
 	}
 	if !given["disable"] && len(f.Disable) > 0 {
 		o.Disable = f.Disable

@@ -8,6 +8,7 @@ package config
 //	disable = ["PL004", "shell-probe"]
 //	safeprobe = "example.com/m/internal/safeprobe"
 //	goos = ["linux", "windows"]
+//	languages = ["go", "shell"]
 //	exclude = ["third_party", "gen/*.go"]
 //	strict = true
 //
@@ -40,6 +41,7 @@ type File struct {
 	Disable   []string // rule IDs
 	Safeprobe string
 	GOOS      []string // as -goos: values or "host"
+	Languages []string // as -languages: language names
 	Exclude   []string // slash paths or patterns, relative to the file's directory
 	Strict    *bool
 }
@@ -84,6 +86,14 @@ var keys = []key{
 		f.GOOS = list
 		return err
 	}, golangci: "golangci-lint analyzes the build of its own GOOS: run it with GOOS set"},
+	{name: "languages", set: func(f *File, v any) error {
+		list, err := stringList(v)
+		if err == nil {
+			_, err = rules.ParseLanguages(list)
+		}
+		f.Languages = list
+		return err
+	}, golangci: "golangci-lint runs the Go rules only; pidlint ./... checks the other languages"},
 	{name: "safeprobe", set: func(f *File, v any) error {
 		s, ok := v.(string)
 		if !ok || s == "" || strings.ContainsAny(s, " \t\"\\") || strings.HasPrefix(s, "/") {

@@ -18,7 +18,7 @@ var flagGroups = []struct {
 	title string
 	flags []string
 }{
-	{"What to analyze", []string{"goos", "test", "strict", "disable"}},
+	{"What to analyze", []string{"goos", "languages", "test", "strict", "disable"}},
 	{"Output (default: text on standard error, as go vet)", []string{"format", "json", "v"}},
 	{"Fixing", []string{"fix", "diff", "safeprobe", "vendor-safeprobe"}},
 	{"Reporting only new findings", []string{"new-from-rev", "baseline", "write-baseline"}},

@@ -2,11 +2,39 @@ package filter
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/pidlint/pidlint/internal/finding"
 	"github.com/pidlint/pidlint/internal/source"
 )
+
+// TestNoTests checks -test=false over every language's test files, with
+// directories counted from the repository's top: a tests directory above
+// the repository does not make its files tests.
+func TestNoTests(t *testing.T) {
+	root := filepath.FromSlash("/home/tests/repo")
+	var rep finding.Report
+	rep.Root = root
+	for _, name := range []string{
+		"p/p.go", "p/p_test.go",
+		"daemon.py", "pkg/test_daemon.py", "pkg/daemon_test.py", "tests/helpers.py", "src/tests/unit/fixtures.py",
+		"bin/start.sh", "test/daemon.bats", "tests/run.sh",
+	} {
+		rep.Findings = append(rep.Findings, finding.Finding{Pos: finding.Position{File: filepath.Join(root, filepath.FromSlash(name)), Line: 1}})
+	}
+	kept, err := NoTests{}.Filter(&rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range kept {
+		got = append(got, finding.Rel(root, f.Pos.File))
+	}
+	if want := []string{"p/p.go", "daemon.py", "bin/start.sh", "tests/run.sh"}; !slices.Equal(got, want) {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+}
 
 // TestBaselineOtherLanguage checks a baseline round trip for a finding in
 // a shell file: written, read back, it hides the finding; an edit above

@@ -22,7 +22,8 @@
 // The settings are the keys of pidlint's config file (pidlint.conf) that
 // the analyzer takes. Every setting is optional; an unknown setting or
 // rule is an error, and so are goos and exclude, which golangci-lint
-// decides itself. See docs/golangci-lint.md.
+// decides itself, and languages: golangci-lint runs the Go rules only. See
+// docs/golangci-lint.md.
 package golangci
 
 import (
