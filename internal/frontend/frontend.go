@@ -3,7 +3,8 @@
 // its rules report as findings (package finding); everything after it -
 // filters, fixes, printers, the exit code - reads findings only, whatever
 // their language. A front end imports of the pipeline only this package,
-// the catalogue (rules), finding and source.
+// the catalogue (rules), finding and source, and the command knowledge
+// every language shares (shellcmd).
 //
 // The command lists the front ends it has (one per language of
 // rules.Languages) and Run runs those a run selects: the walk finds each

@@ -12,18 +12,21 @@ import (
 // A target is what one command-line pattern names on disk.
 type target struct {
 	pattern string
-	path    string // absolute
+	path    string // absolute; "" for a pattern of the Go front end alone
 	dir     bool   // a directory; else a file
 	wild    bool   // "dir/...": the directory and every one below it
 }
 
-// resolve reads the patterns as the go command does, against dir: a
-// directory pattern (".", "./x", "../x", "/x", each perhaps ending in
-// "/...") names a directory, and a pattern naming an existing file names
-// that file. The others (import paths, patterns with "..." inside) are
-// the Go front end's alone. A directory pattern naming no directory is an
-// error.
-func resolve(dir string, patterns []string) (targets []target, others, errs []string) {
+// packagesOnly reports whether the pattern is for the Go front end alone.
+func (t target) packagesOnly() bool { return t.path == "" }
+
+// resolve reads the patterns as the go command does, against dir, in
+// their order: a directory pattern (".", "./x", "../x", "/x", each perhaps
+// ending in "/...") names a directory, and a pattern naming an existing
+// file names that file. The others (import paths, patterns with "..."
+// inside) are the Go front end's alone. A directory pattern naming no
+// directory is an error.
+func resolve(dir string, patterns []string) (targets []target, errs []string) {
 	for _, pat := range patterns {
 		name := filepath.FromSlash(pat)
 		if !filepath.IsAbs(name) {
@@ -33,13 +36,9 @@ func resolve(dir string, patterns []string) (targets []target, others, errs []st
 			targets = append(targets, target{pattern: pat, path: name})
 			continue
 		}
-		if !IsDirPattern(pat) {
-			others = append(others, pat)
-			continue
-		}
 		root, wild := strings.CutSuffix(filepath.ToSlash(pat), "/...")
-		if root == "..." || strings.Contains(root, "...") {
-			others = append(others, pat) // a wildcard the go command matches
+		if !IsDirPattern(pat) || strings.Contains(root, "...") {
+			targets = append(targets, target{pattern: pat}) // an import path, or a wildcard the go command matches
 			continue
 		}
 		root = filepath.FromSlash(root)
@@ -58,7 +57,7 @@ func resolve(dir string, patterns []string) (targets []target, others, errs []st
 			targets = append(targets, target{pattern: pat, path: root, dir: true, wild: wild})
 		}
 	}
-	return targets, others, errs
+	return targets, errs
 }
 
 // IsDirPattern reports whether a package pattern names directories, as the

@@ -28,7 +28,7 @@ type Run struct {
 // run; a pattern that names nothing, or a file no front end checks, is
 // an error of the report, and the run goes on.
 func (r *Run) Check() (rep *finding.Report, analyzed func(file string) bool, err error) {
-	targets, others, errs := resolve(r.Dir, r.Patterns)
+	targets, errs := resolve(r.Dir, r.Patterns)
 	var walked []*rules.Language
 	for _, fe := range r.FrontEnds {
 		if !fe.Language().Packages {
@@ -49,7 +49,7 @@ func (r *Run) Check() (rep *finding.Report, analyzed func(file string) bool, err
 	for i, fe := range r.FrontEnds {
 		in := &Input{Dir: r.Dir, Settings: r.Settings, Source: r.Source}
 		if fe.Language().Packages {
-			in.Patterns = packagePatterns(fe.Language(), targets, others)
+			in.Patterns = packagePatterns(fe.Language(), targets)
 		} else if in.Files = files[fe.Language()]; len(in.Files) == 0 {
 			results[i] = &Result{} // nothing to check: not started
 			continue
@@ -66,15 +66,16 @@ func (r *Run) Check() (rep *finding.Report, analyzed func(file string) bool, err
 }
 
 // packagePatterns are the patterns of a language that resolves them
-// itself: the directories, its own files and the other patterns.
-func packagePatterns(l *rules.Language, targets []target, others []string) []string {
+// itself, in their order: the directories, its own files and the patterns
+// only it reads.
+func packagePatterns(l *rules.Language, targets []target) []string {
 	var pats []string
 	for _, t := range targets {
-		if t.dir || l.HasExtension(t.path) {
+		if t.dir || t.packagesOnly() || l.HasExtension(t.path) {
 			pats = append(pats, t.pattern)
 		}
 	}
-	return append(pats, others...)
+	return pats
 }
 
 // unchecked are the errors about file patterns no front end of the run
@@ -82,7 +83,7 @@ func packagePatterns(l *rules.Language, targets []target, others []string) []str
 func (r *Run) unchecked(targets []target, files map[*rules.Language][]string) []string {
 	var errs []string
 	for _, t := range targets {
-		if t.dir {
+		if t.dir || t.packagesOnly() {
 			continue
 		}
 		taken := slices.ContainsFunc(r.FrontEnds, func(fe FrontEnd) bool {
@@ -115,6 +116,9 @@ func (r *Run) merge(results []*Result, errs []string) *finding.Report {
 	rep := &finding.Report{Dir: r.Dir, Root: r.Root, Errors: errs}
 	checked := false
 	for _, res := range results {
+		if res == nil {
+			continue // a front end that returned neither a result nor an error
+		}
 		rep.Findings = append(rep.Findings, res.Findings...)
 		rep.Errors = append(rep.Errors, res.Errors...)
 		rep.Notes = append(rep.Notes, res.Notes...)
@@ -145,6 +149,6 @@ func (r *Run) languageTitles() string {
 func analyzedBy(results []*Result) func(file string) bool {
 	return func(file string) bool {
 		file = filepath.Clean(file)
-		return slices.ContainsFunc(results, func(res *Result) bool { return res.Analyzed != nil && res.Analyzed(file) })
+		return slices.ContainsFunc(results, func(res *Result) bool { return res != nil && res.Analyzed != nil && res.Analyzed(file) })
 	}
 }

@@ -49,6 +49,7 @@ func find(targets []target, langs []*rules.Language) (map[*rules.Language][]stri
 	w.sniffs = slices.ContainsFunc(langs, func(l *rules.Language) bool { return len(l.Interpreters) > 0 })
 	for _, t := range targets {
 		switch {
+		case t.packagesOnly():
 		case !t.dir:
 			if l := w.language(t.path); l != nil {
 				w.add(l, t.path)

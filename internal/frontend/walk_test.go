@@ -75,9 +75,9 @@ var walkTree = map[string]string{
 func TestWalk(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, walkTree)
-	targets, others, errs := resolve(dir, []string{"./..."})
-	if len(errs) > 0 || len(others) > 0 || len(targets) != 1 || !targets[0].wild {
-		t.Fatalf("resolve(./...) = %+v, %q, %q", targets, others, errs)
+	targets, errs := resolve(dir, []string{"./..."})
+	if len(errs) > 0 || len(targets) != 1 || !targets[0].wild {
+		t.Fatalf("resolve(./...) = %+v, %q", targets, errs)
 	}
 	files, errs := find(targets, []*rules.Language{rules.Python, rules.Shell})
 	if len(errs) > 0 {
@@ -102,12 +102,14 @@ func TestWalk(t *testing.T) {
 func TestWalkPatterns(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, walkTree)
-	targets, others, errs := resolve(dir, []string{"./bin", "./bin/...", "daemon.py", "./nosuch/...", "./main.go", "example.com/m/...", "./cmd/.../x"})
+	targets, errs := resolve(dir, []string{"./bin", "example.com/m/...", "./bin/...", "daemon.py", "./nosuch/...", "./main.go", "./cmd/.../x"})
 	if want := []string{"pattern ./nosuch/...: no such directory"}; !slices.Equal(errs, want) {
 		t.Errorf("resolve errors %q, want %q", errs, want)
 	}
-	if want := []string{"example.com/m/...", "./cmd/.../x"}; !slices.Equal(others, want) {
-		t.Errorf("patterns left to Go %q, want %q", others, want)
+	// Go gets its patterns in their order: directories, Go files, and
+	// what only the go command resolves.
+	if got, want := packagePatterns(rules.Go, targets), []string{"./bin", "example.com/m/...", "./bin/...", "./main.go", "./cmd/.../x"}; !slices.Equal(got, want) {
+		t.Errorf("Go's patterns %q, want %q", got, want)
 	}
 	files, walkErrs := find(targets, []*rules.Language{rules.Python, rules.Shell})
 	if len(walkErrs) > 0 {
@@ -140,7 +142,7 @@ func TestWalkSymlinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "real.sh"), filepath.Join(dir, "alias.sh")); err != nil {
 		t.Fatal(err)
 	}
-	targets, _, _ := resolve(dir, []string{"./..."})
+	targets, _ := resolve(dir, []string{"./..."})
 	files, errs := find(targets, []*rules.Language{rules.Shell})
 	if got := rel(t, dir, files[rules.Shell]); len(errs) > 0 || !slices.Equal(got, []string{"real.sh"}) {
 		t.Errorf("shell files %q (errors %q), want only real.sh", got, errs)
@@ -160,7 +162,7 @@ func TestWalkUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(locked, 0o755)
-	targets, _, _ := resolve(dir, []string{"./..."})
+	targets, _ := resolve(dir, []string{"./..."})
 	files, errs := find(targets, []*rules.Language{rules.Shell})
 	if len(errs) != 1 || !strings.Contains(errs[0], locked) || !strings.Contains(errs[0], "permission denied") {
 		t.Errorf("errors %q, want one naming %s", errs, locked)
