@@ -18,6 +18,10 @@ var doc string
 // -safeprobe flag names another (a vendored or forked copy).
 const DefaultSafeprobePath = "github.com/pidlint/pidlint/safeprobe"
 
+// DebugCategory is the category of the diagnostics -flow-debug adds:
+// what the value flow skipped and why, not findings.
+const DebugCategory = "flow-debug"
+
 // Analyzer is pidlint with its defaults; its flags are -strict, -safeprobe
 // and -disable.
 var Analyzer = New()

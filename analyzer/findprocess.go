@@ -14,45 +14,8 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
-var findProcessRule = Rule{
-	ID:      "PL003",
-	Name:    "findprocess-liveness",
-	Title:   "os.FindProcess used as a liveness test",
-	Summary: "`os.FindProcess`'s error or result as the verdict (it never fails on Unix; on Windows it misreads ACCESS_DENIED and open handles); FindProcess in a poll loop without `Release`",
-	Text: `os.FindProcess never fails on Unix: it returns a *Process for any PID, so
-"err == nil" or "p != nil" says every PID is alive. On Windows it opens the
-process with PROCESS_QUERY_INFORMATION (os/exec_windows.go): a live elevated
-or other user's process refuses with ACCESS_DENIED and reads as dead, and an
-exited process whose handle some process still holds opens and reads as
-alive, as does pid+1..pid+3 of a live pid (the kernel ignores a PID's two
-low bits). The rule reports a FindProcess whose error or result is the
-verdict on every OS, unless the process it returns is then signalled,
-killed or waited for, or the code goes on to probe the PID for real (kill
-or Signal with 0, safeprobe, or a function of the package, given the PID,
-that does). safeprobe.Alive and Check wait on the process handle
-on Windows, compare its PID with the one asked for, and settle
-ACCESS_DENIED from the exit code or the process list. The fix asks
-safeprobe about the PID: "_, err := os.FindProcess(pid)" and "return
-err == nil" on the next line (or "p, _ := …" and "p != nil") become
-"return safeprobe.Alive(pid)"; an error used otherwise comes from
-safeprobe.Check(pid).
-It also reports os.FindProcess in a loop, or in a function called from a
-loop in the package, whose Process is neither released, waited for, stored
-nor handed on: on Windows FindProcess opens a process handle, and since Go
-1.23 on Linux (5.3 and later) it opens a pidfd; either stays open until
-Release or until the garbage collector runs the Process's cleanup, so a
-poller runs out of file descriptors (hashicorp/go-plugin#378,
-hashicorp/nomad#27847). The Linux half is reported where the file's go
-line (its //go:build goN or its module's) is 1.23 or later.`,
-	Bad: `func exists(pid int) bool {
-	_, err := os.FindProcess(pid)
-	return err == nil
-}`,
-	Good: `func exists(pid int) bool {
-	return safeprobe.Alive(pid)
-}`,
-	OS:    "every OS; the loop leak: linux (go line 1.23+), windows",
-	Fix:   true,
+var findProcessRule = checker{
+	rule:  "PL003",
 	calls: []callCheck{{roles: calls.FindProcess, check: checkFindProcess}},
 }
 

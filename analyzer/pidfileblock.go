@@ -11,40 +11,9 @@ import (
 // PL008 pidfile-stale-block: a PID file used as the single-instance guard
 // without a kernel lock, so that a file left by a crash blocks every start.
 
-var pidfileBlockRule = Rule{
-	ID:      "PL008",
-	Name:    "pidfile-stale-block",
-	Title:   "a PID file as the single-instance guard, without a kernel lock",
-	Summary: "a PID file that refuses the start (`O_EXCL` create, `os.Stat` exists, PID probed alive) with no kernel lock: a crash leaves it and every restart fails",
-	Text: `A PID file outlives its process: SIGKILL, a panic before the clean-up, a
-power cut or a reboot leave it behind. A daemon that refuses to start while
-the file exists - created with O_CREATE|O_EXCL and no stale-file recovery,
-or os.Stat(pidfile) succeeding - then fails every start, and the service
-stays down: systemd's Restart= gives up once StartLimitBurst starts have
-failed within StartLimitIntervalSec and leaves the unit failed, and
-launchd's KeepAlive respawns it in a throttled loop. Reading the
-PID and refusing while kill(pid, 0), Signal(0), os.FindProcess or
-safeprobe.Alive says it is alive (or recovering only when such a probe says
-it is dead) blocks the same way after a reboot or PID reuse, when an
-unrelated process has the number; this is so on every OS. The rule reports
-those guards in a package that writes its own PID. Not reported: files also
-locked with flock, fcntl or LockFileEx (gofrs/flock, lockedfile, safeprobe),
-recovery that checks the holder's identity (start time, command line),
-PID files written for other tools (systemd PIDFile=) and never read back as
-a guard, and O_EXCL files that never hold the own PID. A kernel lock dies
-with its holder: safeprobe.TryAcquire takes over a stale file by itself.`,
-	Bad: `f, err := os.OpenFile(pidFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-if err != nil {
-	return fmt.Errorf("already running: %w", err) // for ever, after a crash
-}
-fmt.Fprintf(f, "%d\n", os.Getpid())`,
-	Good: `lock, err := safeprobe.TryAcquire(pidFile, nil)
-if err != nil {
-	return err // ErrLocked names the live holder; a stale file is taken over
-}
-defer lock.Release()`,
-	OS:  "every OS",
-	pkg: checkPidfileBlock,
+var pidfileBlockRule = checker{
+	rule: "PL008",
+	pkg:  checkPidfileBlock,
 }
 
 const blockAdvice = "; use safeprobe.TryAcquire, whose kernel lock dies with its holder"

@@ -15,26 +15,8 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
-var procStatRule = Rule{
-	ID:      "PL004",
-	Name:    "proc-stat",
-	Title:   "/proc/<pid> existence used as a liveness test",
-	Summary: "existence of `/proc/<pid>` as the verdict",
-	Text: `There is no /proc on macOS or Windows, and FreeBSD and the other BSDs do not
-mount it by default: there every process reads as dead (solaris, illumos,
-aix and plan9 have /proc/<pid>, and messages do not name them). On Linux
-/proc/<pid> exists for zombies and for thread IDs, and hidepid=2 hides other
-users' processes. The rule reports os.Stat, os.Lstat, os.Open, os.ReadDir and
-Stat/Lstat/Access syscalls of a path built from a PID ("/proc/"+pid,
-fmt.Sprintf("/proc/%d", pid), filepath.Join("/proc", …)) whose error is the
-verdict. Reading /proc/<pid> for information is not reported: files under
-it, the FileInfo os.Stat returns or the Stat_t a syscall fills when the code
-reads them, and /proc/<own PID>, which tells whether /proc is mounted.`,
-	Bad: `_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
-return err == nil`,
-	Good:  `return safeprobe.Alive(pid)`,
-	OS:    "linux (zombies, threads); the BSDs, darwin and windows (no /proc)",
-	Fix:   true,
+var procStatRule = checker{
+	rule:  "PL004",
 	calls: []callCheck{{roles: calls.PathProbe, check: checkProcStat}},
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // report applies the directives, completes the fixes' import edits and
@@ -42,7 +44,7 @@ func (r *runner) report() {
 func (r *runner) ignoresRule(rule string) bool {
 	for _, f := range r.pass.Files {
 		for _, d := range directives(r.pass.Fset, f) {
-			if slices.Contains(d.rules, rule) {
+			if slices.Contains(d.Rules, rule) {
 				return true
 			}
 		}
@@ -52,16 +54,8 @@ func (r *runner) ignoresRule(rule string) bool {
 
 // suppressed reports whether a directive suppresses f, and marks every
 // one that does as used.
-func (r *runner) suppressed(fs *fileState, ds []*directive, f *finding) bool {
-	line := fs.tf.Line(f.pos)
-	found := false
-	for _, d := range ds {
-		if d.covers(f.rule, line) {
-			d.used = true
-			found = true
-		}
-	}
-	return found
+func (r *runner) suppressed(fs *fileState, ds []directive, f *finding) bool {
+	return rules.Suppress(parsed(ds), f.rule, fs.tf.Line(f.pos))
 }
 
 // reportDirectives reports the directives of a file that are malformed
@@ -70,14 +64,14 @@ func (r *runner) suppressed(fs *fileState, ds []*directive, f *finding) bool {
 // reported, as staticcheck does not: it may stand for findings of a build
 // this one is not. Nor is a line's in a file that does not build on the
 // host: only the build for its OS sees every finding there.
-func (r *runner) reportDirectives(fs *fileState, ds []*directive) {
+func (r *runner) reportDirectives(fs *fileState, ds []directive) {
 	_, ignored := r.ignored[fs.tf.Name()]
 	for _, d := range ds {
 		switch {
-		case d.problem() != "":
-			r.pass.Report(analysis.Diagnostic{Pos: d.pos, Category: BadIgnore, Message: d.problem()})
-		case !d.used && !d.file && !ignored:
-			r.pass.Reportf(d.pos, "this %s %s matched nothing", d.kind(), strings.Join(d.names, ","))
+		case d.Problem() != "":
+			r.pass.Report(analysis.Diagnostic{Pos: d.pos, Category: BadIgnore, Message: d.Problem()})
+		case !d.Used && !d.File && !ignored:
+			r.pass.Report(analysis.Diagnostic{Pos: d.pos, Message: d.Unused()})
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"slices"
 	"strings"
 
@@ -38,12 +37,12 @@ func (c *config) run(pass *analysis.Pass) (any, error) {
 		for cur := range r.in.Root().Preorder((*ast.CallExpr)(nil)) {
 			r.call(cur)
 		}
-		for i := range Rules {
+		for i := range checkers {
 			// A disabled package-wide rule costs nothing (its work is all
 			// its own) unless a //pidlint:ignore names it: a directive
 			// must still find what it suppresses.
-			id := Rules[i].ID
-			if check := Rules[i].pkg; check != nil && (!slices.Contains(c.disable, id) || r.ignoresRule(id)) {
+			id := checkers[i].rule
+			if check := checkers[i].pkg; check != nil && (!slices.Contains(c.disable, id) || r.ignoresRule(id)) {
 				check(r, id)
 			}
 		}
@@ -127,9 +126,12 @@ func (r *runner) wrapperOf(fn *types.Func) *facts.Wrapper {
 func (r *runner) pidFlow() *pidflow.Flow {
 	if r.flow == nil {
 		opts := pidflow.Options{MayExport: r.mayExportFacts}
-		if r.cfg.debug {
+		if r.cfg.debug && len(r.pass.Files) > 0 {
+			// A diagnostic of its own category: drivers print it as
+			// they print findings; pidlint's own as a note.
+			pos := r.pass.Files[0].Package
 			opts.Debugf = func(format string, args ...any) {
-				fmt.Fprintf(os.Stderr, "pidlint: debug: "+format+"\n", args...)
+				r.pass.Report(analysis.Diagnostic{Pos: pos, Category: DebugCategory, Message: "pidlint: debug: " + fmt.Sprintf(format, args...)})
 			}
 		}
 		r.flow = pidflow.New(r.pass, r.in, r.cls, opts)
@@ -214,13 +216,13 @@ func (r *runner) call(cur inspector.Cursor) {
 	check(&site{Call: k, rule: rule, r: r, fs: fs, cur: cur, os: os})
 }
 
-// checkOf returns the first rule (in Rules' order) that checks calls with
-// one of roles, and its check.
+// checkOf returns the first rule (in checkers' order) that checks calls
+// with one of roles, and its check.
 func checkOf(roles calls.Role) (string, func(*site)) {
-	for i := range Rules {
-		for _, c := range Rules[i].calls {
+	for i := range checkers {
+		for _, c := range checkers[i].calls {
 			if c.roles&roles != 0 {
-				return Rules[i].ID, c.check
+				return checkers[i].rule, c.check
 			}
 		}
 	}
@@ -238,9 +240,9 @@ func (r *runner) checkIgnoredFiles() {
 		if err != nil {
 			continue
 		}
-		for i := range Rules {
-			if check := Rules[i].ignoredFile; check != nil {
-				check(r, name, src, Rules[i].ID)
+		for i := range checkers {
+			if check := checkers[i].ignoredFile; check != nil {
+				check(r, name, src, checkers[i].rule)
 			}
 		}
 	}

@@ -11,41 +11,12 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 	"github.com/pidlint/pidlint/analyzer/internal/uses"
+	"github.com/pidlint/pidlint/internal/shellcmd"
 )
 
-var shellProbeRule = Rule{
-	ID:      "PL005",
-	Name:    "shell-probe",
-	Title:   "a shell command used as a liveness test",
-	Summary: "`kill -0`, `ps -p`, `pgrep`, `pkill -0`, `lsof -p`, `tasklist /FI \"PID eq N\"` run through `os/exec`",
-	Text: `exec.Command running "kill -0", "ps -p", "pgrep", "pkill -0", "lsof -p" or
-"tasklist /FI "PID eq N"" costs a process per probe and inherits its flaws:
-kill -0 has kill(2)'s EPERM problem, ps and pgrep list zombies, and each
-exists only on some OSes (tasklist only on Windows, the others only on Unix).
-The rule reports such a command when it is run, also through "sh -c"; pgrep
-and lsof only when their exit status is the verdict, and not pgrep -P, which
-lists children.`,
-	Bad: `err := exec.Command("kill", "-0", strconv.Itoa(pid)).Run()
-return err == nil`,
-	Good:  `return safeprobe.Alive(pid)`,
-	OS:    "all",
+var shellProbeRule = checker{
+	rule:  "PL005",
 	calls: []callCheck{{roles: calls.Command, check: checkShell}},
-}
-
-// shellProbe says what is wrong with a probe command line.
-type shellProbe struct {
-	what string   // as the message names it
-	flaw string   // what is wrong with it everywhere
-	only goos.Set // where the command exists
-}
-
-var shellProbes = map[calls.Program]shellProbe{
-	calls.KillZero:    {what: "kill -0", flaw: "has kill(2)'s flaws: EPERM reads as dead, a zombie as alive", only: goos.Unix},
-	calls.PsPID:       {what: "ps -p", flaw: "lists zombies as processes", only: goos.Unix},
-	calls.Pgrep:       {what: "pgrep", flaw: "matches names, not a process, and lists zombies", only: goos.Unix},
-	calls.PkillZero:   {what: "pkill -0", flaw: "has kill(2)'s flaws and matches names", only: goos.Unix},
-	calls.LsofPID:     {what: "lsof -p", flaw: "answers through its exit status, which also fails for other reasons", only: goos.Unix},
-	calls.TasklistPID: {what: `tasklist /FI "PID eq N"`, flaw: "exits 0 whether or not the PID exists", only: goos.Windows},
 }
 
 // checkShell checks exec.Command[Context] running a probe command.
@@ -68,20 +39,23 @@ func checkShell(s *site) {
 	for _, a := range args[1:] {
 		rest = append(rest, argText(s.info(), a))
 	}
-	program := calls.ClassifyCommand(name, rest)
-	if program == calls.NoProgram {
+	probe := shellcmd.Classify(name, rest)
+	if probe == shellcmd.NoProbe {
 		return
 	}
 	run, ok := commandRun(s)
 	if !ok {
 		return
 	}
-	if program.ByExitStatus() && uses.Of(s.info(), run, errIndexOfRun(run)).Kind < uses.Returned {
+	if probe.ByExitStatus() && uses.Of(s.info(), run, errIndexOfRun(run)).Kind < uses.Returned {
 		return // the exit status decides nothing
 	}
-	probe := shellProbes[program]
-	msg := "exec of " + probe.what + " as a liveness test " + probe.flaw + " and costs a process per probe"
-	if missing := s.os &^ probe.only; missing != 0 {
+	msg := "exec of " + probe.What() + " as a liveness test " + probe.Flaw() + " and costs a process per probe"
+	only := goos.Unix // where the command exists
+	if probe.Windows() {
+		only = goos.Windows
+	}
+	if missing := s.os &^ only; missing != 0 {
 		msg += "; the command is not there on " + goos.Describe(missing) + " (where this code builds), so every process reads as dead"
 	}
 	s.r.add(s.fs, s.finding("%s; use safeprobe.Alive", msg))

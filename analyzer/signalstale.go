@@ -19,58 +19,9 @@ import (
 // storage with nothing that checks it still names the process that wrote
 // it. The PID's flow is package pidflow's.
 
-var signalStaleRule = Rule{
-	ID:      "PL007",
-	Name:    "signal-unverified-pid",
-	Title:   "a signal sent to a PID read from storage, unverified",
-	Summary: "a real signal (`syscall.Kill`, `Process.Signal`/`Kill`, `kill`/`pkill -F`/`taskkill` run by `exec.Command`) sent to a PID read from a PID or state file, with no check that it still names the process that wrote it",
-	Text: `A PID file, a JSON state file or any record on disk names a process only
-while that process lives. After a crash, a reboot or plain PID reuse the
-number belongs to someone else, and SIGTERM or SIGKILL sent to it stops an
-unrelated process (on Windows, Process.Kill terminates it). A file holding 0
-or -1 is worse: kill(0, sig) signals the caller's own process group and
-kill(-1, sig) every process it may signal; through os.FindProcess any other
-negative number signals a whole process group. Nor is "pid > 0" enough:
-syscall.Kill and unix.Kill take an int but kill(2) a 32-bit pid_t, so a PID
-parsed with strconv.Atoi or ParseInt(s, 10, 64) and no upper bound lets
-4294967295 through, and the kernel reads it as -1; safeprobe.ParsePID and
-ValidatePID refuse anything outside 1..2147483647. The rule follows the PID
-on the package's SSA form from where it is read - os.ReadFile, os.Open
-with bufio, io or fmt.Fscan, JSON, YAML, TOML or gob decoding into struct
-fields, maps and slices, a database row's Scan, an environment variable
-named for a PID - through variables, copies, conversions, struct fields,
-closures, channels, method values and helpers (across packages, by
-analysis facts), to syscall.Kill, unix.Kill, Process.Signal or
-Process.Kill with a signal other than 0, gopsutil's Terminate, Kill and
-SendSignal, TerminateProcess, and the commands that signal a PID:
-exec.Command("kill", "-9", pid) and pkill -F pidfile on Unix, taskkill
-/PID pid on Windows. The message names where the PID was read. Not
-reported: a PID whose process's start time is compared with a recorded one
-(/proc/PID/stat, gopsutil's CreateTime, GetProcessTimes, safeprobe.Lookup
-and Identity.Probe), or whose PID file's kernel lock is tested where it is
-read (flock, fcntl, LockFileEx, safeprobe.Inspect's Held); PIDs of children
-the code started; its own PID; PIDs the kernel lists now (/proc scans,
-cgroup.procs). A comparison of the process's name, executable or command
-line with the expected program also counts, as it stops the usual accident;
--strict reports it all the same, as a name is not an identity. Reading
-/proc/PID/comm without comparing it, os.FindProcess, Signal(0), ps -p and a
-lock on another file are no check. A PID read from a safeprobe lock file is
-fixed to safeprobe.SignalOwner, which signals only the verified holder.`,
-	Bad: `data, err := os.ReadFile(pidFile)
-if err != nil {
-	return err
-}
-pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-if err != nil {
-	return err
-}
-return syscall.Kill(pid, syscall.SIGTERM) // whoever has the number now`,
-	Good: `// The daemon holds lock, err := safeprobe.TryAcquire(pidFile, nil);
-// stop signals the holder only once its identity is checked.
-return safeprobe.SignalOwner(pidFile, syscall.SIGTERM)`,
-	OS:  "every OS",
-	Fix: true,
-	pkg: checkSignalStale,
+var signalStaleRule = checker{
+	rule: "PL007",
+	pkg:  checkSignalStale,
 }
 
 // checkSignalStale reports PL007 in the package.

@@ -11,60 +11,8 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/uses"
 )
 
-var signalZeroRule = Rule{
-	ID:      "PL002",
-	Name:    "signal-zero",
-	Title:   "Process.Signal(0) used as a liveness test",
-	Summary: "`(*os.Process).Signal(0)` as above, and always in code that builds for Windows",
-	Text: `(*os.Process).Signal(syscall.Signal(0)) has kill(pid, 0)'s problems on
-Unix (EPERM reads as dead, zombies as alive). A reused PID reads as alive
-too, with a difference: since Go 1.23, on Linux 5.3 and later, a Process
-from os.FindProcess or StartProcess holds a pidfd, so its Signal cannot
-reach a process that took the PID after it was found; a PID reused before
-FindProcess still reads as alive. kill(2) (PL001) and a Process without a
-pidfd (a go line before 1.23, whose toolchain may predate pidfds; kernels
-before 5.3; other OSes) reach whoever has the number now. The message says
-which applies from the file's go line (its //go:build goN or its
-module's). On Windows it always fails with
-"not supported by windows", so every process reads as dead: the rule reports
-it in every file that builds for windows, however the error is handled,
-unless a runtime.GOOS test (in place, or through a local variable such as
-isWindows := runtime.GOOS == "windows") keeps it off Windows. A package
-that cannot build for windows (a file the windows build would include
-calls syscall.Kill or imports golang.org/x/sys/unix; an x_unix.go name is
-no build constraint) gets the Unix message only.
-Process.Signal(nil) (or os.Signal(nil)) fails on every OS, so it is
-reported wherever its error is used. Process.Signal never returns ESRCH:
-os turns it into os.ErrProcessDone on every Unix (os/exec_unix.go,
-os/pidfd_linux.go), so !errors.Is(err, syscall.ESRCH), err != syscall.ESRCH
-or a case syscall.ESRCH after Signal never sees a dead process, and after
-Signal(0) reads it as alive: reported on the ESRCH, which the fix replaces
-with os.ErrProcessDone. Not reported where the error is also compared with
-os.ErrProcessDone, or where Signal(0)'s error is returned as it is (the
-caller sees os.ErrProcessDone): the ESRCH test is then dead code, not a
-wrong answer. On a child the program started itself (an
-exec.Cmd's Process, os.StartProcess's, or a variable or field set only from
-them), Signal(0) succeeds until the child is waited for, exited or not: the
-finding points at Wait (a goroutine that waits and records the exit) and,
-where the go line is 1.26 or later, at the handle the Process holds
-(Process.WithHandle), and offers no PID probe as a fix. Comparing err.Error() with
-"os: process already finished" instead of errors.Is(err, os.ErrProcessDone)
-is reported too, and with "no such process" after Process.Signal or Kill,
-which never matches. Receivers other than *os.Process are not this rule.
-The fix probes through safeprobe.CheckProcess(p); when p comes from an
-os.FindProcess(pid) just before, used for nothing else, it asks about the
-PID instead (safeprobe.Alive(pid) for "== nil", safeprobe.Check(pid) for
-the error) and deletes the FindProcess, with an "if err != nil { return
-false }" after it when Alive replaces the probe, and imports left unused.`,
-	Bad: `p, _ := os.FindProcess(pid)
-if err := p.Signal(syscall.Signal(0)); err != nil {
-	return false // dead?
-}`,
-	Good: `if err := safeprobe.Check(pid); err != nil {
-	return false // exited, a zombie, or never existed
-}`,
-	OS:          "windows (always), Unix",
-	Fix:         true,
+var signalZeroRule = checker{
+	rule:        "PL002",
 	calls:       []callCheck{{roles: calls.ProcessSignal, check: checkSignal}},
 	ignoredFile: signalZeroSyntax,
 }

@@ -7,22 +7,8 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/goos"
 )
 
-var wrapperRule = Rule{
-	ID:      "PL006",
-	Name:    "wrapper",
-	Title:   "a kill or Signal wrapper called with signal 0",
-	Summary: "a function that passes its parameter to kill/Signal, called with signal 0 (followed across packages through facts)",
-	Text: `A function whose parameter becomes the signal of a kill or Signal call is a
-probe when called with the constant 0, with the flaws of PL001 and PL002.
-The rule follows such wrappers through analysis facts, across packages, and
-reports at the call site whose error decides liveness. A function that
-returns kill(pid, 0)'s raw error is followed the same way.`,
-	Bad: `func signal(pid int, sig syscall.Signal) error { return syscall.Kill(pid, sig) }
-
-func running(pid int) bool { return signal(pid, 0) == nil }`,
-	Good:  `func running(pid int) bool { return safeprobe.Alive(pid) }`,
-	OS:    "Unix; windows for a Signal wrapper",
-	Fix:   true,
+var wrapperRule = checker{
+	rule:  "PL006",
 	calls: []callCheck{{roles: calls.Wrapped, check: checkWrapper}},
 }
 

@@ -53,6 +53,18 @@ func TestConfigFile(t *testing.T) {
 		t.Errorf("-disable over pidlint.conf: %v, want only PL005", got)
 	}
 
+	// The file's languages select the front ends, as -languages does.
+	writeFile(t, dir+"/pidlint.conf", "languages = [\"shell\"]\n")
+	r = mustRun(t, exitUsage, dir+"/p", nil, bin, "./...")
+	if !strings.Contains(r.stderr, "no front end for shell") {
+		t.Errorf("languages = [\"shell\"]: %q", r.stderr)
+	}
+	writeFile(t, dir+"/pidlint.conf", "languages = [\"go\"]\n")
+	r = mustRun(t, exitFindings, dir, nil, bin, "-goos=host", "./...")
+	if got := textFindings(t, dir, r.stderr); len(got) != 3 {
+		t.Errorf("languages = [\"go\"]: %v, want the module's three findings", got)
+	}
+
 	writeFile(t, dir+"/pidlint.conf", "disable = [\"shell-probe\"]\nexlcude = [\"gen\"]\n")
 	r = mustRun(t, exitUsage, dir+"/p", nil, bin, "./...")
 	if lines := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(lines) != 1 || !strings.Contains(r.stderr, "pidlint.conf:2: unknown key \"exlcude\"") {

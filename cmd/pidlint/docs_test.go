@@ -9,8 +9,8 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/config"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md")
@@ -53,38 +53,43 @@ const routesHeading = "### Which route sees which OS's files"
 
 // TestRoutesTable checks the README's table of routes against what each
 // does: the standalone run analyzes every GOOS of -goos (whose default the
-// README names), go vet, go fix, golangci-lint and editors the host's
-// only; the other pages that describe a one-GOOS route link to the table.
+// README names) and every language pidlint has a front end for, go vet,
+// go fix, golangci-lint and editors the host's GOOS only and Go only; the
+// other pages that describe a one-GOOS route link to the table.
 func TestRoutesTable(t *testing.T) {
 	readme := readFile(t, filepath.Join(repoRoot, "README.md"))
 	_, section, ok := strings.Cut(readme, "\n"+routesHeading+"\n")
 	if !ok {
 		t.Fatalf("README.md has no %q section", routesHeading)
 	}
-	rows := map[string]string{} // route: GOOS analyzed
+	type row struct{ goos, languages string }
+	rows := map[string]row{} // route: GOOS and languages analyzed
 	for line := range strings.SplitSeq(section, "\n") {
 		if strings.HasPrefix(line, "#") {
 			break
 		}
 		cells := strings.Split(line, "|")
-		if len(cells) < 4 || strings.HasPrefix(cells[1], "---") || strings.TrimSpace(cells[1]) == "route" {
+		if len(cells) < 6 || strings.HasPrefix(cells[1], "---") || strings.TrimSpace(cells[1]) == "route" {
 			continue
 		}
-		rows[strings.TrimSpace(cells[1])] = strings.TrimSpace(cells[2])
+		rows[strings.TrimSpace(cells[1])] = row{strings.TrimSpace(cells[2]), strings.TrimSpace(cells[4])}
 	}
-	for _, tc := range []struct{ route, goos string }{
-		{"`pidlint ./...` (standalone)", "every GOOS of `-goos`, in one run"},
-		{"`go vet -vettool=$(command -v pidlint)`", "the host's only"},
-		{"`go fix -fixtool=$(command -v pidlint)`", "the host's only"},
-		{"golangci-lint with the plugin", "the host's only"},
-		{"editors and gopls", "the host's only"},
+	for _, tc := range []struct{ route, goos, languages string }{
+		{"`pidlint ./...` (standalone)", "every GOOS of `-goos`, in one run", "every language pidlint has a front end for"},
+		{"`go vet -vettool=$(command -v pidlint)`", "the host's only", "Go only"},
+		{"`go fix -fixtool=$(command -v pidlint)`", "the host's only", "Go only"},
+		{"golangci-lint with the plugin", "the host's only", "Go only"},
+		{"editors and gopls", "the host's only", "Go only"},
 	} {
 		found := false
-		for route, goos := range rows {
+		for route, r := range rows {
 			if strings.HasPrefix(route, tc.route) {
 				found = true
-				if !strings.HasPrefix(goos, tc.goos) {
-					t.Errorf("route %s: GOOS %q, want %q", route, goos, tc.goos)
+				if !strings.HasPrefix(r.goos, tc.goos) {
+					t.Errorf("route %s: GOOS %q, want %q", route, r.goos, tc.goos)
+				}
+				if !strings.HasPrefix(r.languages, tc.languages) {
+					t.Errorf("route %s: languages %q, want %q", route, r.languages, tc.languages)
 				}
 			}
 		}
@@ -230,7 +235,7 @@ func TestLivenessClaims(t *testing.T) {
 			paras = append(paras, paragraph{fmt.Sprintf("%s paragraph %d", page, i+1), p})
 		}
 	}
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All() {
 		paras = append(paras, paragraph{r.ID + " text", r.Text})
 	}
 	sentenceEnd := regexp.MustCompile(`[.!?](\s|$)`)

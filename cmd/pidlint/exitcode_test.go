@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pidlint/pidlint/internal/frontend/golang"
 )
 
 // Modules for the exit-code table: one without findings, one with a
@@ -140,8 +142,12 @@ func TestFixSummary(t *testing.T) {
 	}
 }
 
-// TestNoModule checks the one line pidlint prints for ./... outside any
-// module, and that an import path still works there.
+// TestNoModule checks a directory in no module. With no Go file there
+// is nothing for Go to do, said in one line, exit 0, and no go command
+// is needed (a Python repository's runner may have none); Go files there
+// are one line saying they are not checked, exit 1; an import path still
+// works; and a pattern naming no directory is an error while the others
+// are checked.
 func TestNoModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pidlint")
@@ -149,9 +155,22 @@ func TestNoModule(t *testing.T) {
 	t.Parallel()
 	bin := pidlintBin(t)
 	dir := t.TempDir()
-	r := mustRun(t, exitError, dir, []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off"}, bin, "./...")
-	if r.stderr != "pidlint: no Go module here: run pidlint inside a module, or pass packages\n" {
-		t.Errorf("outside a module: %q", r.stderr)
+	writeFile(t, filepath.Join(dir, "tools", "daemon.py"), "import os\n")
+	r := mustRun(t, exitClean, dir, []string{"PATH=" + t.TempDir()}, bin, "./...")
+	if r.stderr != "pidlint: nothing to check: no Go files in ./...\n" || r.stdout != "" {
+		t.Errorf("no Go file, no go command: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	writeFile(t, filepath.Join(dir, "a.go"), "package a\n")
+	env := []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off"}
+	r = mustRun(t, exitError, dir, env, bin, "./...")
+	if r.stderr != "pidlint: "+golang.ErrNoModule.Error()+"\n" {
+		t.Errorf("Go files outside a module: %q", r.stderr)
 	}
 	mustRun(t, exitClean, dir, []string{"GOPROXY=off", "GOWORK=off"}, bin, "-goos=host", "errors")
+
+	mod := writeModule(t, mixedModule)
+	r = mustRun(t, exitError, mod, offlineEnv, bin, "-goos=host", "./...", "./nosuch")
+	if got := textFindings(t, mod, r.stderr); len(got) != 2 || !strings.Contains(r.stderr, "pidlint: pattern ./nosuch: no such directory\n") {
+		t.Errorf("./... ./nosuch: findings %v, want both of the module's, and the error:\n%s", got, r.stderr)
+	}
 }

@@ -1,10 +1,9 @@
-package main
-
-// Command pidlint reports unsafe process-liveness checks in Go code.
+// Command pidlint reports unsafe process-liveness checks in Go code, and
+// in the files of every other language it has a front end for.
 //
 // Usage:
 //
-//	pidlint [-goos=linux,darwin,windows,freebsd|host] [-strict] [-safeprobe=path] [-disable=PL00N,…] [-test=false] packages
+//	pidlint [-goos=linux,darwin,windows,freebsd|host] [-languages=go,…] [-strict] [-safeprobe=path] [-disable=PL00N,…] [-test=false] packages
 //	pidlint [-json | -fix | -diff | -format=sarif|github|text] [-new-from-rev=REV] … packages
 //	pidlint [-baseline=FILE | -write-baseline=FILE] [-vendor-safeprobe=DIR] … packages
 //	pidlint -help | -version
@@ -29,6 +28,12 @@ package main
 // checking the dependencies it does not report on from their declarations
 // only.
 //
+// Each language has a front end (package frontend): Go's is the above;
+// the others check the files of their language found under the
+// directories the patterns name. -languages selects them (default: every
+// one with files to check), and a directory without a go.mod is checked
+// for the other languages alone.
+//
 // Output: text on standard error; -json go vet's JSON on standard output;
 // -format=sarif a SARIF 2.1.0 log for code scanning dashboards;
 // -format=github GitHub Actions annotations. -fix applies the suggested
@@ -42,6 +47,8 @@ package main
 //
 // Exit status, the same in every mode: 0 when clean (with -fix: nothing
 // left unfixed), 3 when findings remain, 1 on errors, 2 for a command line
+// pidlint cannot run.
+package main
 
 import (
 	"cmp"
@@ -52,15 +59,14 @@ import (
 	"runtime"
 
 	"github.com/pidlint/pidlint/analyzer"
-	"github.com/pidlint/pidlint/internal/analyze"
 	"github.com/pidlint/pidlint/internal/config"
 	"github.com/pidlint/pidlint/internal/explain"
 	"github.com/pidlint/pidlint/internal/filter"
 	"github.com/pidlint/pidlint/internal/finding"
 	"github.com/pidlint/pidlint/internal/fix"
+	"github.com/pidlint/pidlint/internal/frontend"
 	"github.com/pidlint/pidlint/internal/git"
 	"github.com/pidlint/pidlint/internal/gocmd"
-	"github.com/pidlint/pidlint/internal/plan"
 	"github.com/pidlint/pidlint/internal/print"
 	"github.com/pidlint/pidlint/internal/source"
 	"github.com/pidlint/pidlint/internal/version"
@@ -92,7 +98,7 @@ type command struct {
 }
 
 // run runs pidlint with args (without the program name) and returns the
-// exit code: the stages in order, plan → analyze → filter → fix or print.
+// exit code: the stages in order, front ends → filter → fix or print.
 func (c command) run(args []string) int {
 	if len(args) >= 1 && (args[0] == "-explain" || args[0] == "--explain") {
 		return c.explain(args[1:])
@@ -109,40 +115,48 @@ func (c command) run(args []string) int {
 		fmt.Fprintln(c.stdout, version.String())
 		return exitClean
 	}
+	registered, err := selectFrontEnds(opts.Languages)
+	if err != nil {
+		return c.usageError(err)
+	}
 	if opts.VendorDir != "" {
 		if _, err := fix.CheckVendorDir(opts.VendorDir); err != nil {
 			return c.usageError(err)
 		}
 	}
-	goCmd := &gocmd.Runner{Dir: c.dir, Verbose: opts.Verbose, Log: c.stderr}
-	if err := goCmd.CheckModule(opts.Patterns); err != nil {
-		return c.fail(err)
-	}
-	p, err := plan.New(goCmd, host, opts.GOOS, opts.Patterns)
+	dir, err := filepath.Abs(cmp.Or(c.dir, "."))
 	if err != nil {
 		return c.fail(err)
 	}
+	goCmd := &gocmd.Runner{Dir: c.dir, Verbose: opts.Verbose, Log: c.stderr}
 	src := source.NewCache()
 	// The filters are read first: a corrupt baseline or a bad revision
 	// fails before anything is loaded.
-	filters, err := c.filters(opts, p, src)
+	filters, base, err := c.filters(opts, src)
 	if err != nil {
 		return c.fail(err)
 	}
 	if opts.VendorDir != "" {
-		path, err := fix.Vendor(goCmd, opts.VendorDir, opts.AnalyzerFlag("safeprobe"), opts.File.Path, c.stderr)
+		path, err := fix.Vendor(goCmd, opts.VendorDir, opts.Safeprobe, opts.File.Path, c.stderr)
 		if err != nil {
 			return c.fail(err)
 		}
-		opts.AnalyzerArgs = append(opts.AnalyzerArgs, "-safeprobe="+path)
+		opts.Safeprobe = path
 	}
-	tool, err := c.vetTool()
+	fes, err := c.newFrontEnds(registered, runEnv{opts: opts, goCmd: goCmd, host: host})
 	if err != nil {
 		return c.fail(err)
 	}
-	rep, err := analyze.Run(analyze.Config{Go: goCmd, Tool: tool, AnalyzerArgs: opts.AnalyzerArgs, Tests: opts.Tests, Source: src, GOROOT: analyzer.NewCache()}, p, c.root(p.Dir))
+	run := frontend.Run{
+		Dir: dir, Root: c.root(dir), Patterns: opts.Patterns, FrontEnds: fes, Source: src,
+		Settings: frontend.Settings{Strict: opts.Strict, Disable: opts.Disable, Tests: opts.Tests, Debug: opts.FlowDebug},
+	}
+	rep, analyzed, err := run.Check()
 	if err != nil {
 		return c.fail(err)
+	}
+	if base != nil {
+		base.Analyzed = analyzed
 	}
 	c.say(rep.Errors)
 	c.say(rep.Notes)
@@ -168,8 +182,10 @@ func (c command) run(args []string) int {
 	return exitClean
 }
 
-// filters are the filters the options ask for, in the order they apply.
-func (c command) filters(opts *config.Options, p *plan.Plan, src *source.Cache) ([]filter.Filter, error) {
+// filters are the filters the options ask for, in the order they apply,
+// and the baseline among them (nil for none), which learns what the run
+// analyzed once it has run.
+func (c command) filters(opts *config.Options, src *source.Cache) ([]filter.Filter, *filter.Baseline, error) {
 	var fs []filter.Filter
 	if f := opts.File; len(f.Exclude) > 0 {
 		fs = append(fs, filter.Exclude{Dir: filepath.Dir(f.Path), Patterns: f.Exclude})
@@ -180,19 +196,19 @@ func (c command) filters(opts *config.Options, p *plan.Plan, src *source.Cache) 
 	if opts.NewFromRev != "" {
 		changed, err := filter.ChangedSince(c.dir, opts.NewFromRev)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		fs = append(fs, changed)
 	}
+	var base *filter.Baseline
 	if opts.Baseline != "" {
-		base, err := filter.ReadBaseline(opts.Baseline, src)
-		if err != nil {
-			return nil, err
+		var err error
+		if base, err = filter.ReadBaseline(opts.Baseline, src); err != nil {
+			return nil, nil, err
 		}
-		base.Analyzed = p.Analyzed
 		fs = append(fs, base)
 	}
-	return fs, nil
+	return fs, base, nil
 }
 
 // output applies or prints the findings as the options ask, and returns

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 func loadRecipe(t *testing.T, name string) any {
@@ -324,6 +326,17 @@ func TestPreCommitRecipe(t *testing.T) {
 			}
 			if pf := field[string](t, h, "pass_filenames"); pf != "false" {
 				t.Fatalf("pass_filenames %q: the test passes none", pf)
+			}
+			// The hook runs when a file of any of pidlint's languages
+			// changes: pre-commit's type tags are their names.
+			var types []string
+			for _, tag := range field[[]any](t, h, "types_or") {
+				types = append(types, tag.(string))
+			}
+			for _, l := range rules.Languages {
+				if !slices.Contains(types, l.Name) {
+					t.Errorf("types_or %q lacks %s", types, l.Name)
+				}
 			}
 			argv := strings.Fields(field[string](t, h, "entry"))
 			for _, a := range field[[]any](t, h, "args") {

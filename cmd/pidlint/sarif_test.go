@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // TestSARIF checks the SARIF log of a run on testdata/probes by hand,
@@ -110,10 +110,10 @@ func checkSARIF(t *testing.T, data []byte, wants []want) {
 		}
 	}
 	var wantIDs []string
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All() {
 		wantIDs = append(wantIDs, r.ID)
 		if i := slices.Index(ids, r.ID); i >= 0 {
-			if got, want := run.Tool.Driver.Rules[i].HelpURI, analyzer.DocsURL+"#"+strings.ToLower(r.ID); got != want {
+			if got, want := run.Tool.Driver.Rules[i].HelpURI, rules.DocsURL+"#"+strings.ToLower(r.ID); got != want {
 				t.Errorf("rule %s: helpUri %q, want %q", r.ID, got, want)
 			}
 		}
@@ -149,7 +149,7 @@ func checkSARIF(t *testing.T, data []byte, wants []want) {
 			(reg.EndLine == reg.StartLine && reg.EndColumn <= reg.StartColumn) {
 			t.Errorf("result %s: region %+v", res.RuleID, reg)
 		}
-		if strings.HasSuffix(loc.ArtifactLocation.URI, "_test.go") != (res.Properties["category"] == analyzer.RawProbe) {
+		if strings.HasSuffix(loc.ArtifactLocation.URI, "_test.go") != (res.Properties["category"] == rules.RawProbe) {
 			t.Errorf("result %s in %s: properties %v", res.RuleID, loc.ArtifactLocation.URI, res.Properties)
 		}
 		if !strings.HasSuffix(loc.ArtifactLocation.URI, "_test.go") && len(res.Fixes) == 0 {

@@ -7,12 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
-	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // Options are a run's settings.
@@ -27,10 +24,17 @@ type Options struct {
 	Baseline, WriteBaseline string
 	VendorDir               string
 	GOOS                    []string // the GOOS builds, the primary (host) one first
-	// AnalyzerArgs are the analyzer's flags as set, "-name=value", passed
-	// on to the vet tool.
-	AnalyzerArgs []string
-	Patterns     []string
+	// Strict, Disable and Safeprobe say what the rules report and fix:
+	// -strict; -disable's rule IDs, of any language; the import path of
+	// the safeprobe Go fixes call, "" for the default.
+	Strict    bool
+	Disable   []string
+	Safeprobe string
+	FlowDebug bool // -flow-debug
+	// Languages are the languages to check; nil for every one with
+	// files to check.
+	Languages []*rules.Language
+	Patterns  []string
 	// File is the config file the settings came from, with what only
 	// it sets (the paths to exclude).
 	File *File
@@ -53,16 +57,19 @@ const DefaultGOOS = "linux,darwin,windows,freebsd"
 // set is a flag set of the command with the values it stores into.
 type set struct {
 	*flag.FlagSet
-	analyzer *analysis.Analyzer // holds the analyzer's flags
-	goos     string
-	format   string
-	json     bool
+	goos      string
+	languages string
+	format    string
+	json      bool
 }
 
-// newSet defines every flag of the command, the analyzer's among them,
-// storing into o.
+// defaultSafeprobe is the import path of safeprobe, which fixes call
+// unless -safeprobe names another (the analyzer's DefaultSafeprobePath).
+const defaultSafeprobe = "github.com/pidlint/pidlint/safeprobe"
+
+// newSet defines every flag of the command, storing into o.
 func newSet(o *Options) *set {
-	s := &set{FlagSet: flag.NewFlagSet("pidlint", flag.ContinueOnError), analyzer: analyzer.New()}
+	s := &set{FlagSet: flag.NewFlagSet("pidlint", flag.ContinueOnError)}
 	s.SetOutput(io.Discard)
 	s.Usage = func() {}
 	s.StringVar(&s.format, "format", "text", "output `format`: text, sarif (a SARIF 2.1.0 log on standard output) or github (GitHub Actions annotations on standard output)")
@@ -73,13 +80,32 @@ func newSet(o *Options) *set {
 	s.BoolVar(&o.Tests, "test", true, "also analyze test files")
 	s.BoolVar(&o.Verbose, "v", false, "print the go commands run, one line each")
 	s.StringVar(&s.goos, "goos", DefaultGOOS, "comma-separated `GOOS` values to analyze the code for, or host for this machine's only")
+	s.StringVar(&s.languages, "languages", "", "comma-separated `languages` to check, of "+rules.LanguageNames(rules.Languages)+" (default: every one with files to check)")
+	s.BoolVar(&o.FlowDebug, "flow-debug", false, "say what the Go rules' PID value flow skips and why (a function too large, a package the SSA builder cannot take)")
+	s.BoolVar(&o.Strict, "strict", false, "also report raw probes that are correct where they stand (category raw-probe): for code that routes every probe through safeprobe")
+	s.Var((*ruleList)(&o.Disable), "disable", "comma-separated `rules` not to report, by ID or name, e.g. PL004,shell-probe")
+	s.StringVar(&o.Safeprobe, "safeprobe", "", "import `path` of the safeprobe package that Go fixes call (default "+defaultSafeprobe+")")
 	s.StringVar(&o.Baseline, "baseline", "", "report only findings not recorded in the baseline `file`, and its stale entries")
 	s.StringVar(&o.WriteBaseline, "write-baseline", "", "record every finding in the baseline `file` and exit 0")
 	s.StringVar(&o.VendorDir, "vendor-safeprobe", "", "write safeprobe into the `directory` of the module (e.g. internal/safeprobe), or update it there, and point the fixes at it")
 	s.BoolVar(&o.Version, "version", false, "print the version pidlint was built from")
 	s.BoolVar(&o.Version, "V", false, "the same as -version")
-	s.analyzer.Flags.VisitAll(func(f *flag.Flag) { s.Var(f.Value, f.Name, f.Usage) })
 	return s
+}
+
+// ruleList is a flag.Value of comma-separated rule IDs or names; it holds
+// their IDs.
+type ruleList []string
+
+func (l *ruleList) String() string { return strings.Join(*l, ",") }
+
+func (l *ruleList) Set(s string) error {
+	ids, err := rules.Parse(s)
+	if err != nil {
+		return err
+	}
+	*l = ids
+	return nil
 }
 
 // Parse parses the command line (without the program name) over the
@@ -99,12 +125,7 @@ func Parse(args []string, host, dir string) (*Options, error) {
 		return o, nil
 	}
 	given := make(map[string]bool)
-	s.Visit(func(f *flag.Flag) {
-		given[f.Name] = true
-		if s.analyzer.Flags.Lookup(f.Name) != nil {
-			o.AnalyzerArgs = append(o.AnalyzerArgs, "-"+f.Name+"="+f.Value.String())
-		}
-	})
+	s.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	switch s.format {
 	case "text", "sarif", "github":
 		o.Format = s.format
@@ -149,6 +170,11 @@ func Parse(args []string, host, dir string) (*Options, error) {
 	if o.GOOS, err = ParseGOOS(s.goos, host); err != nil {
 		return nil, usage("-goos=%s: %v", s.goos, err)
 	}
+	if s.languages != "" {
+		if o.Languages, err = rules.ParseLanguages(strings.Split(s.languages, ",")); err != nil {
+			return nil, usage("-languages=%s: %v", s.languages, err)
+		}
+	}
 	o.Patterns = s.Args()
 	return o, nil
 }
@@ -159,30 +185,16 @@ func (o *Options) fromFile(given map[string]bool, s *set) {
 	if !given["goos"] && len(f.GOOS) > 0 {
 		s.goos = strings.Join(f.GOOS, ",")
 	}
-	add := func(name, value string) {
-		if !given[name] {
-			o.AnalyzerArgs = append(o.AnalyzerArgs, "-"+name+"="+value)
-		}
+	if !given["languages"] && len(f.Languages) > 0 {
+		s.languages = strings.Join(f.Languages, ",")
 	}
-	if len(f.Disable) > 0 {
-		add("disable", strings.Join(f.Disable, ","))
+	if !given["disable"] && len(f.Disable) > 0 {
+		o.Disable = f.Disable
 	}
-	if f.Safeprobe != "" {
-		add("safeprobe", f.Safeprobe)
+	if !given["safeprobe"] && f.Safeprobe != "" {
+		o.Safeprobe = f.Safeprobe
 	}
-	if f.Strict != nil {
-		add("strict", strconv.FormatBool(*f.Strict))
+	if !given["strict"] && f.Strict != nil {
+		o.Strict = *f.Strict
 	}
-}
-
-// AnalyzerFlag returns the value of the analyzer flag name as set on the
-// command line, or "".
-func (o *Options) AnalyzerFlag(name string) string {
-	v := ""
-	for _, a := range o.AnalyzerArgs {
-		if rest, ok := strings.CutPrefix(a, "-"+name+"="); ok {
-			v = rest
-		}
-	}
-	return v
 }

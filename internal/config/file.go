@@ -8,6 +8,7 @@ package config
 //	disable = ["PL004", "shell-probe"]
 //	safeprobe = "example.com/m/internal/safeprobe"
 //	goos = ["linux", "windows"]
+//	languages = ["go", "shell"]
 //	exclude = ["third_party", "gen/*.go"]
 //	strict = true
 //
@@ -26,7 +27,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/rules"
 	"github.com/pidlint/pidlint/internal/source"
 )
 
@@ -40,6 +41,7 @@ type File struct {
 	Disable   []string // rule IDs
 	Safeprobe string
 	GOOS      []string // as -goos: values or "host"
+	Languages []string // as -languages: language names
 	Exclude   []string // slash paths or patterns, relative to the file's directory
 	Strict    *bool
 }
@@ -59,7 +61,7 @@ var keys = []key{
 		if err != nil {
 			return err
 		}
-		f.Disable, err = analyzer.ParseRules(strings.Join(list, ","))
+		f.Disable, err = rules.Parse(strings.Join(list, ","))
 		return err
 	}},
 	{name: "exclude", set: func(f *File, v any) error {
@@ -84,6 +86,14 @@ var keys = []key{
 		f.GOOS = list
 		return err
 	}, golangci: "golangci-lint analyzes the build of its own GOOS: run it with GOOS set"},
+	{name: "languages", set: func(f *File, v any) error {
+		list, err := stringList(v)
+		if err == nil {
+			_, err = rules.ParseLanguages(list)
+		}
+		f.Languages = list
+		return err
+	}, golangci: "golangci-lint runs the Go rules only; pidlint ./... checks the other languages"},
 	{name: "safeprobe", set: func(f *File, v any) error {
 		s, ok := v.(string)
 		if !ok || s == "" || strings.ContainsAny(s, " \t\"\\") || strings.HasPrefix(s, "/") {
@@ -241,34 +251,42 @@ func parseValue(s string) (any, error) {
 	return nil, fmt.Errorf("bad value %s: want a string in double quotes, true, false or an array", s)
 }
 
+// PluginSettings are the settings golangci-lint's plugin gives the Go
+// analyzer (its analyzer.Config).
+type PluginSettings struct {
+	Strict    bool
+	Safeprobe string   // "" for the default
+	Disable   []string // rule IDs
+}
+
 // Settings reads golangci-lint's plugin settings (the YAML under
 // linters.settings.custom.pidlint.settings, as generic values): the keys
 // of the config file that the analyzer takes, checked the same way.
-func Settings(settings map[string]any) (analyzer.Config, error) {
+func Settings(settings map[string]any) (PluginSettings, error) {
 	f := &File{}
 	for _, name := range slices.Sorted(maps.Keys(settings)) {
 		k, ok := lookupKey(name)
 		if !ok {
-			return analyzer.Config{}, fmt.Errorf("unknown setting %q (settings: %s)", name, keyNames())
+			return PluginSettings{}, fmt.Errorf("unknown setting %q (settings: %s)", name, keyNames())
 		}
 		if k.golangci != "" {
-			return analyzer.Config{}, fmt.Errorf("%s: %s", name, k.golangci)
+			return PluginSettings{}, fmt.Errorf("%s: %s", name, k.golangci)
 		}
 		v := settings[name]
 		if list, ok := v.([]any); ok {
 			strs := make([]string, len(list))
 			for i, e := range list {
 				if strs[i], ok = e.(string); !ok {
-					return analyzer.Config{}, fmt.Errorf("%s: want a list of strings", name)
+					return PluginSettings{}, fmt.Errorf("%s: want a list of strings", name)
 				}
 			}
 			v = strs
 		}
 		if err := k.set(f, v); err != nil {
-			return analyzer.Config{}, fmt.Errorf("%s: %v", name, err)
+			return PluginSettings{}, fmt.Errorf("%s: %v", name, err)
 		}
 	}
-	return analyzer.Config{Strict: f.Strict != nil && *f.Strict, SafeprobePath: f.Safeprobe, Disable: f.Disable}, nil
+	return PluginSettings{Strict: f.Strict != nil && *f.Strict, Safeprobe: f.Safeprobe, Disable: f.Disable}, nil
 }
 
 // SetSafeprobe records safeprobe's import path in the config file at name

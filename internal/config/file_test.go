@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 func TestParseFile(t *testing.T) {
@@ -16,6 +18,7 @@ goos = [
 	"linux",  # the host
 	"windows",
 ]
+languages = ["go", "shell"]
 exclude = ["third_party", "gen/*.go"]
 strict = true
 `
@@ -25,6 +28,7 @@ strict = true
 	}
 	if !slices.Equal(f.Disable, []string{"PL004", "PL005"}) || f.Safeprobe != "example.com/m/internal/safeprobe" ||
 		!slices.Equal(f.GOOS, []string{"linux", "windows"}) || !slices.Equal(f.Exclude, []string{"third_party", "gen/*.go"}) ||
+		!slices.Equal(f.Languages, []string{"go", "shell"}) ||
 		f.Strict == nil || !*f.Strict {
 		t.Errorf("ParseFile = %+v", f)
 	}
@@ -34,7 +38,8 @@ strict = true
 // file, the line and the key.
 func TestParseFileErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{"disabel = [\"PL004\"]\n", `pidlint.conf:1: unknown key "disabel" (keys: disable, exclude, goos, safeprobe, strict)`},
+		{"disabel = [\"PL004\"]\n", `pidlint.conf:1: unknown key "disabel" (keys: disable, exclude, goos, languages, safeprobe, strict)`},
+		{"languages = [\"go\", \"perl\"]\n", `pidlint.conf:1: languages: unknown language "perl"`},
 		{"\n\ndisable = [\"PL999\"]\n", `pidlint.conf:3: disable: unknown rule "PL999"`},
 		{"strict = yes\n", "pidlint.conf:1: strict: bad value yes"},
 		{"strict = \"true\"\n", "pidlint.conf:1: strict: want true or false"},
@@ -83,7 +88,7 @@ func TestFindFile(t *testing.T) {
 // file fills in what no flag sets.
 func TestParseOverFile(t *testing.T) {
 	dir := t.TempDir()
-	conf := "disable = [\"PL004\"]\nsafeprobe = \"example.com/m/internal/safeprobe\"\ngoos = [\"windows\"]\nstrict = true\n"
+	conf := "disable = [\"PL004\"]\nsafeprobe = \"example.com/m/internal/safeprobe\"\ngoos = [\"windows\"]\nlanguages = [\"go\"]\nstrict = true\n"
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -91,15 +96,20 @@ func TestParseOverFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"-disable=PL004", "-safeprobe=example.com/m/internal/safeprobe", "-strict=true"}; !slices.Equal(o.AnalyzerArgs, want) || !slices.Equal(o.GOOS, []string{"windows"}) {
-		t.Errorf("from the file: args %q, goos %q", o.AnalyzerArgs, o.GOOS)
+	if !slices.Equal(o.Disable, []string{"PL004"}) || o.Safeprobe != "example.com/m/internal/safeprobe" || !o.Strict ||
+		!slices.Equal(o.GOOS, []string{"windows"}) || !slices.Equal(o.Languages, []*rules.Language{rules.Go}) {
+		t.Errorf("from the file: disable %q, safeprobe %q, strict %v, goos %q, languages %v", o.Disable, o.Safeprobe, o.Strict, o.GOOS, o.Languages)
 	}
-	o, err = Parse([]string{"-strict=false", "-disable=PL001", "-goos=host", "./..."}, "linux", dir)
+	o, err = Parse([]string{"-strict=false", "-disable=PL001", "-goos=host", "-languages=shell,go", "./..."}, "linux", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"-disable=PL001", "-strict=false", "-safeprobe=example.com/m/internal/safeprobe"}; !slices.Equal(o.AnalyzerArgs, want) || !slices.Equal(o.GOOS, []string{"linux"}) {
-		t.Errorf("flags over the file: args %q, goos %q", o.AnalyzerArgs, o.GOOS)
+	if !slices.Equal(o.Disable, []string{"PL001"}) || o.Safeprobe != "example.com/m/internal/safeprobe" || o.Strict ||
+		!slices.Equal(o.GOOS, []string{"linux"}) || !slices.Equal(o.Languages, []*rules.Language{rules.Shell, rules.Go}) {
+		t.Errorf("flags over the file: disable %q, safeprobe %q, strict %v, goos %q, languages %v", o.Disable, o.Safeprobe, o.Strict, o.GOOS, o.Languages)
+	}
+	if _, err := Parse([]string{"-languages=go,cobol", "./..."}, "linux", dir); err == nil || !strings.Contains(err.Error(), `-languages=go,cobol: unknown language "cobol"`) {
+		t.Errorf("-languages=go,cobol: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, FileName), []byte("strict = maybe\n"), 0o644); err != nil {
 		t.Fatal(err)

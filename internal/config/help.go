@@ -18,7 +18,7 @@ var flagGroups = []struct {
 	title string
 	flags []string
 }{
-	{"What to analyze", []string{"goos", "test", "strict", "disable", "flow-debug"}},
+	{"What to analyze", []string{"goos", "languages", "test", "strict", "disable", "flow-debug"}},
 	{"Output (default: text on standard error, as go vet)", []string{"format", "json", "v"}},
 	{"Fixing", []string{"fix", "diff", "safeprobe", "vendor-safeprobe"}},
 	{"Reporting only new findings", []string{"new-from-rev", "baseline", "write-baseline"}},
@@ -65,7 +65,7 @@ func WriteHelp(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, helpExitCodes)
-	fmt.Fprintf(w, "\nRules %s: pidlint -explain, or docs/rules.md.\n", explain.RuleRange())
+	fmt.Fprintf(w, "\nRules %s: pidlint -explain, or docs/rules.md.\n", explain.RuleRanges())
 }
 
 // writeFlag prints one flag as flag.PrintDefaults does.

@@ -1,7 +1,7 @@
-// Package explain renders the rules' documentation from analyzer.Rules,
-// its one source: pidlint -explain, docs/rules.md (-explain -markdown),
-// the rule lists of the README and the analyzer's doc, and the rules of a
-// SARIF log.
+// Package explain renders the rules' documentation from the catalogue
+// (package rules), its one source: pidlint -explain, docs/rules.md
+// (-explain -markdown), the rule lists of the README and the analyzer's
+// doc, and the rules of a SARIF log.
 package explain
 
 import (
@@ -9,34 +9,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // Regenerate is the command that rewrites docs/rules.md.
 const Regenerate = "go run ./cmd/pidlint -explain -markdown > docs/rules.md"
-
-// DirectiveRule describes the diagnostics about //pidlint:ignore and
-// //pidlint:file-ignore directives, which belong to no rule.
-var DirectiveRule = struct{ ID, Title, Anchor, Text string }{
-	ID:     "ignore-directive",
-	Title:  "a //pidlint:ignore or //pidlint:file-ignore directive that is malformed or suppresses nothing",
-	Anchor: "suppressing-findings",
-	Text: `A finding is suppressed by a "//pidlint:ignore PL00N reason" comment on its
-line or on the line above, and every finding of a rule in a file by a
-"//pidlint:file-ignore PL00N reason" comment anywhere in that file (as
-staticcheck's //lint:ignore and //lint:file-ignore). Rules are named by ID
-or name ("//pidlint:ignore signal-zero reason"), several separated by
-commas, and the reason is required.
-
-A directive that names no rule, an unknown rule or no reason suppresses
-nothing and is itself reported, with the category bad-ignore, once however
-many GOOS builds see it; no directive suppresses that report. A
-//pidlint:ignore that suppresses nothing is reported too, so that stale
-directives do not pile up (not in a file that does not build on the host,
-whose rules only that OS's build runs in full); a //pidlint:file-ignore that
-suppresses nothing is not, as staticcheck's is not. -disable=PL00N,… turns
-rules off for a whole run.`,
-}
 
 // Markdown writes docs/rules.md.
 func Markdown(w io.Writer) error {
@@ -51,26 +28,30 @@ probes that are correct where they stand but bypass safeprobe are reported
 too, with the category raw-probe. The Fix column says whether a rule's
 findings carry a suggested fix that pidlint -fix applies; the others need
 a hand.`))
-	b.WriteString("\n\n| ID | Name | Reports | Fix |\n| --- | --- | --- | --- |\n")
-	for _, r := range analyzer.Rules {
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, escape(r.Title), fixColumn(r))
+	b.WriteString("\n\n| ID | Name | Reports | Fix | Language |\n| --- | --- | --- | --- | --- |\n")
+	for _, r := range rules.All() {
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, escape(r.Title), fixColumn(r), r.Language.Title)
 	}
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All() {
 		fmt.Fprintf(&b, "\n<a id=%q></a>\n\n%s", r.Anchor(), RuleSection(r))
 	}
-	fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n\n## Suppressing findings\n\n%s\n", DirectiveRule.Anchor, paragraphs(DirectiveRule.Text))
+	d := rules.DirectiveRule
+	fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n\n## Suppressing findings\n\n%s\n", d.Anchor, paragraphs(d.Text))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // RuleSection is a rule's section of docs/rules.md, also used as the
 // rule's help in SARIF.
-func RuleSection(r analyzer.Rule) string {
+func RuleSection(r rules.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s %s: %s\n\n", r.ID, r.Name, escape(r.Title))
+	if r.StrictOnly {
+		b.WriteString("Reported only with -strict.\n\n")
+	}
 	fmt.Fprintf(&b, "%s\n\n", paragraphs(r.Text))
-	fmt.Fprintf(&b, "Reported:\n\n```go\n%s\n```\n\n", r.Bad)
-	fmt.Fprintf(&b, "Instead:\n\n```go\n%s\n```\n", r.Good)
+	fmt.Fprintf(&b, "Reported:\n\n```%s\n%s\n```\n\n", r.Language.Fence, r.Bad)
+	fmt.Fprintf(&b, "Instead:\n\n```%s\n%s\n```\n", r.Language.Fence, r.Good)
 	return b.String()
 }
 
@@ -96,41 +77,52 @@ var escape = strings.NewReplacer(
 	`<`, `\<`, `>`, `\>`, `|`, `\|`, `#`, `\#`,
 ).Replace
 
-// The rule lists kept in other files are generated from analyzer.Rules
+// The rule lists kept in other files are generated from the catalogue
 // too; TestRuleLists fails when one differs and -update rewrites it.
 
-// ReadmeRuleTable is the rule table of README.md.
+// ReadmeRuleTable is the rule table of README.md: every language's.
 func ReadmeRuleTable() string {
 	var b strings.Builder
-	b.WriteString("| ID | name | reports | wrong on | fix |\n|---|---|---|---|---|\n")
-	for _, r := range analyzer.Rules {
-		fmt.Fprintf(&b, "| [%s](docs/rules.md#%s) | %s | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, r.Summary, r.OS, fixColumn(r))
+	b.WriteString("| ID | name | reports | wrong on | fix | language |\n|---|---|---|---|---|---|\n")
+	for _, r := range rules.All() {
+		fmt.Fprintf(&b, "| [%s](docs/rules.md#%s) | %s | %s | %s | %s | %s |\n", r.ID, r.Anchor(), r.Name, r.Summary, r.OS, fixColumn(r), r.Language.Title)
 	}
 	return b.String()
 }
 
 // DocRuleList is the rule list of the analyzer's package doc (doc.go),
-// which is also the analyzer's Doc.
+// which is also the analyzer's Doc: the Go rules.
 func DocRuleList() string {
+	goRules := rules.Of(rules.Go)
 	width := 0
-	for _, r := range analyzer.Rules {
+	for _, r := range goRules {
 		width = max(width, len(r.Name))
 	}
 	var b strings.Builder
-	for _, r := range analyzer.Rules {
+	for _, r := range goRules {
 		fmt.Fprintf(&b, "//\t%s %-*s  %s\n", r.ID, width, r.Name, r.Title)
 	}
 	return b.String()
 }
 
-// RuleRange is "PL001..PL008", as .golangci.yml's description and the
-// help screen name the rules.
-func RuleRange() string {
-	return analyzer.Rules[0].ID + ".." + analyzer.Rules[len(analyzer.Rules)-1].ID
+// GoRuleRange is "PL001..PL008", as .golangci.yml's description names the
+// rules golangci-lint runs: the Go rules.
+func GoRuleRange() string { return rules.Range(rules.Of(rules.Go)) }
+
+// RuleRanges is "PL001..PL008 (Go)", each language's rules, as the help
+// screen names them.
+func RuleRanges() string {
+	var ranges []string
+	for _, l := range rules.Languages {
+		if rs := rules.Of(l); len(rs) > 0 {
+			ranges = append(ranges, rules.Range(rs)+" ("+l.Title+")")
+		}
+	}
+	return strings.Join(ranges, ", ")
 }
 
 // fixColumn says in docs/rules.md's table whether the rule offers a fix.
-func fixColumn(r analyzer.Rule) string {
+func fixColumn(r rules.Rule) string {
 	if r.Fix {
 		return "yes"
 	}
@@ -140,19 +132,19 @@ func fixColumn(r analyzer.Rule) string {
 // Explain writes the -explain text of the rules named in ids (IDs or
 // names; all when there are none).
 func Explain(w io.Writer, ids []string) error {
-	rules := analyzer.Rules
+	explained := rules.All()
 	if len(ids) > 0 {
-		parsed, err := analyzer.ParseRules(strings.Join(ids, ","))
+		parsed, err := rules.Parse(strings.Join(ids, ","))
 		if err != nil {
 			return err
 		}
-		rules = nil
+		explained = nil
 		for _, id := range parsed {
-			r, _ := analyzer.LookupRule(id)
-			rules = append(rules, r)
+			r, _ := rules.Lookup(id)
+			explained = append(explained, r)
 		}
 	}
-	for _, r := range rules {
+	for _, r := range explained {
 		if _, err := fmt.Fprintf(w, "%s\n", r.Explain()); err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pidlint/pidlint/analyzer"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md and the rule lists")
@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite docs/rules.md and the rule list
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
 // TestRulesDoc fails when docs/rules.md is not what pidlint -explain
-// -markdown prints from analyzer.Rules.
+// -markdown prints from the catalogue.
 func TestRulesDoc(t *testing.T) {
 	var buf bytes.Buffer
 	if err := Markdown(&buf); err != nil {
@@ -36,7 +36,7 @@ func TestRulesDoc(t *testing.T) {
 
 	// Each rule has its anchor, title and examples.
 	doc := buf.String()
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All() {
 		row := "(#" + strings.ToLower(r.ID) + ") | " + r.Name + " | " + escape(r.Title) + " | " + fixColumn(r) + " |"
 		for _, s := range []string{`<a id="` + strings.ToLower(r.ID) + `"></a>`, "## " + r.ID + " " + r.Name, row, r.Bad, r.Good} {
 			if !strings.Contains(doc, s) {
@@ -46,7 +46,7 @@ func TestRulesDoc(t *testing.T) {
 	}
 }
 
-// TestRuleLists fails when a rule list kept outside analyzer.Rules differs
+// TestRuleLists fails when a rule list kept outside the catalogue differs
 // from it: doc.go's list (the analyzer's Doc), README.md's table and
 // .golangci.yml's description. With -update it rewrites them.
 func TestRuleLists(t *testing.T) {
@@ -58,7 +58,7 @@ func TestRuleLists(t *testing.T) {
 	}{
 		{"analyzer/doc.go", "// Rules:\n//\n", "//\n", DocRuleList()},
 		{"README.md", "## Rules\n\n", "\n", ReadmeRuleTable()},
-		{".golangci.yml", "description: reports unsafe process-liveness checks (", ")\n", RuleRange()},
+		{".golangci.yml", "description: reports unsafe process-liveness checks (", ")\n", GoRuleRange()},
 	} {
 		name := filepath.Join(repoRoot, filepath.FromSlash(tt.file))
 		data, err := os.ReadFile(name)
@@ -89,7 +89,7 @@ func TestRuleLists(t *testing.T) {
 				}
 				continue
 			}
-			t.Errorf("%s: the rule list differs from analyzer.Rules (go test ./internal/explain -run TestRuleLists -update)\ngot:\n%s\nwant:\n%s", tt.file, got, tt.list)
+			t.Errorf("%s: the rule list differs from the catalogue (go test ./internal/explain -run TestRuleLists -update)\ngot:\n%s\nwant:\n%s", tt.file, got, tt.list)
 		}
 	}
 }

@@ -52,9 +52,9 @@ type Baseline struct {
 	name    string
 	entries []baselineEntry
 	src     *source.Cache
-	// Analyzed reports whether the directory of a file was analyzed: an
-	// entry of an analyzed file that matches no finding is stale.
-	Analyzed func(dir string) bool
+	// Analyzed reports whether a file was analyzed: an entry of an
+	// analyzed file that matches no finding is stale.
+	Analyzed func(file string) bool
 }
 
 // ReadBaseline reads and checks the baseline file name.
@@ -155,7 +155,7 @@ func (b *Baseline) Filter(rep *finding.Report) ([]finding.Finding, error) {
 			continue
 		}
 		file := joinRoot(rep.Root, e.File)
-		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) || b.Analyzed != nil && b.Analyzed(filepath.Dir(file)) {
+		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) || b.Analyzed != nil && b.Analyzed(file) {
 			left[k]--
 			stale++
 			rep.Notes = append(rep.Notes, fmt.Sprintf("baseline %s: stale entry (its finding is gone): %s: %s: %s", b.name, e.File, e.Rule, e.Code))

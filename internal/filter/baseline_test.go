@@ -63,7 +63,7 @@ func TestBaselineFilter(t *testing.T) {
 	elsewhere := filepath.Join(dir, "sub")
 	write(t, filepath.Join(elsewhere, "elsewhere.go"), "package p\n")
 	b.entries = append(b.entries, baselineEntry{File: "sub/elsewhere.go", Rule: "PL001", Code: "kill(pid, 0)"})
-	b.Analyzed = func(d string) bool { return d == dir }
+	b.Analyzed = func(file string) bool { return filepath.Dir(file) == dir }
 	rep := &finding.Report{Root: dir, Findings: findings}
 	fresh, err := b.Filter(rep)
 	if err != nil {

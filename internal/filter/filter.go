@@ -4,9 +4,11 @@
 package filter
 
 import (
-	"strings"
+	"cmp"
+	"path/filepath"
 
 	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // A Filter decides which of a report's findings stay.
@@ -28,14 +30,17 @@ func Apply(rep *finding.Report, filters ...Filter) error {
 	return nil
 }
 
-// NoTests drops the findings in test files (-test=false): go vet
-// analyzes them whatever it is asked.
+// NoTests drops the findings in test files (-test=false), of every
+// language (rules.IsTest: _test.go, test_*.py, *_test.py, .py files under
+// tests/, *.bats): go vet analyzes Go's whatever it is asked. A file's
+// directories count from the repository's top (the report's root).
 type NoTests struct{}
 
 func (NoTests) Filter(rep *finding.Report) ([]finding.Finding, error) {
 	var kept []finding.Finding
 	for _, f := range rep.Findings {
-		if !strings.HasSuffix(f.Pos.File, "_test.go") {
+		rel := cmp.Or(finding.Rel(rep.Root, f.Pos.File), filepath.Base(f.Pos.File))
+		if !rules.IsTest(rel) {
 			kept = append(kept, f)
 		}
 	}

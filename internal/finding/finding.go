@@ -1,8 +1,8 @@
 // Package finding is the one type every stage of a pidlint run takes and
-// returns: a Finding is made once, where a diagnostic is produced (from go
-// vet's JSON or from an analysis pass in this process), with its positions
-// resolved against the user's files; filters drop findings, and the fix
-// and print stages read them.
+// returns, whatever the language: a Finding is made once, by the front end
+// that checks its file (for Go, from go vet's JSON or from an analysis
+// pass in this process), with its positions resolved against the user's
+// files; filters drop findings, and the fix and print stages read them.
 package finding
 
 import "fmt"
@@ -13,9 +13,13 @@ type Finding struct {
 	Category string // the diagnostic's category: the rule's ID, "raw-probe", or "bad-ignore" for a bad directive
 	Message  string
 	Pos, End Position
-	Package  string   // the package that reported it first (go vet's ID)
-	GOOS     []string // the GOOS builds that report it, sorted
-	Fixes    []Fix
+	// Unit is what -json groups the finding under: for Go, the package
+	// that reported it first, as go vet names it ("p", "p [p.test]");
+	// "" for a file checked on its own (another language), which -json
+	// groups by its directory.
+	Unit  string
+	GOOS  []string // the GOOS builds that report it, sorted; none for a language without builds
+	Fixes []Fix
 }
 
 // A Position is a place in a user's source file, in every unit an output

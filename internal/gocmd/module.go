@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // A Module is the main module a run works in.
@@ -44,39 +43,6 @@ func (r *Runner) MainModule() (*Module, error) {
 		m.Require[req.Path] = req.Version
 	}
 	return m, nil
-}
-
-// ErrNoModule is the one line pidlint prints for a directory pattern
-// outside any module, instead of the go command's several.
-var ErrNoModule = errors.New("no Go module here: run pidlint inside a module, or pass packages")
-
-// CheckModule fails with ErrNoModule when a pattern names directories
-// (./..., ., ../x, /abs) but the run's directory is in no module and no
-// workspace. Import paths, such as the standard library's, work anywhere.
-func (r *Runner) CheckModule(patterns []string) error {
-	dirs := false
-	for _, p := range patterns {
-		dirs = dirs || IsDirPattern(p)
-	}
-	if !dirs {
-		return nil
-	}
-	gomod, err := r.Env("GOMOD")
-	if err != nil {
-		return err
-	}
-	gowork, _ := r.Env("GOWORK")
-	if (gomod == "" || gomod == os.DevNull) && (gowork == "" || gowork == "off") {
-		return ErrNoModule
-	}
-	return nil
-}
-
-// IsDirPattern reports whether a package pattern names directories, as the
-// go command reads it: ".", "..", or a path starting with ./, ../ or /.
-func IsDirPattern(pat string) bool {
-	pat = filepath.ToSlash(pat)
-	return pat == "." || pat == ".." || strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../") || filepath.IsAbs(pat)
 }
 
 // ModuleRoot returns the directory of the go.mod governing dir, or "".

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/pidlint/pidlint/internal/finding"
 )
@@ -26,12 +27,16 @@ type jsonDiagnostic struct {
 	End            string    `json:"end"`
 	Message        string    `json:"message"`
 	SuggestedFixes []jsonFix `json:"suggested_fixes,omitempty"`
-	GOOS           []string  `json:"goos"` // the builds that report it
+	GOOS           []string  `json:"goos,omitempty"` // the builds that report it (Go's)
 }
 
 // JSON prints the findings as go vet -json and singlechecker -json do, one
 // tree keyed by package and analyzer, {"pkg": {"pidlint": [diagnostics]}},
-// with the GOOS builds that report each finding.
+// with the GOOS builds that report each Go finding. A finding of another
+// language, checked file by file, is keyed by its file's directory
+// relative to the directory pidlint runs in, as the go command names a
+// directory: "./scripts", "." for that directory itself (an absolute
+// directory outside it).
 type JSON struct{ W io.Writer }
 
 func (p JSON) Print(rep *finding.Report) error {
@@ -51,10 +56,11 @@ func (p JSON) Print(rep *finding.Report) error {
 			}
 			d.SuggestedFixes = append(d.SuggestedFixes, jf)
 		}
-		if tree[f.Package] == nil {
-			tree[f.Package] = make(map[string][]jsonDiagnostic)
+		unit := unitOf(rep.Dir, f)
+		if tree[unit] == nil {
+			tree[unit] = make(map[string][]jsonDiagnostic)
 		}
-		tree[f.Package]["pidlint"] = append(tree[f.Package]["pidlint"], d)
+		tree[unit]["pidlint"] = append(tree[unit]["pidlint"], d)
 	}
 	data, err := json.MarshalIndent(tree, "", "\t")
 	if err != nil {
@@ -62,4 +68,22 @@ func (p JSON) Print(rep *finding.Report) error {
 	}
 	_, err = fmt.Fprintf(p.W, "%s\n", data)
 	return err
+}
+
+// unitOf is the key of f in -json's tree: its Unit (a Go package), or
+// its file's directory relative to dir ("./scripts", "."), or absolute
+// when outside dir.
+func unitOf(dir string, f finding.Finding) string {
+	if f.Unit != "" {
+		return f.Unit
+	}
+	fileDir := filepath.Dir(f.Pos.File)
+	switch rel := finding.Rel(dir, fileDir); rel {
+	case "":
+		return filepath.ToSlash(fileDir)
+	case ".":
+		return "."
+	default:
+		return "./" + rel
+	}
 }

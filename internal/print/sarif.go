@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/explain"
 	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/rules"
 	"github.com/pidlint/pidlint/internal/version"
 )
 
@@ -123,12 +123,12 @@ type sarifReplacement struct {
 	InsertedContent *sarifText  `json:"insertedContent,omitempty"`
 }
 
-// sarifRules are the rules of the log: analyzer.Rules, then the
-// directive pseudo-rule.
+// sarifRules are the rules of the log: every rule of the catalogue, of
+// every language, then the directive pseudo-rule.
 func sarifRules() []sarifRule {
-	var rules []sarifRule
-	for _, r := range analyzer.Rules {
-		rules = append(rules, sarifRule{
+	var out []sarifRule
+	for _, r := range rules.All() {
+		out = append(out, sarifRule{
 			ID:                   r.ID,
 			Name:                 r.Name,
 			ShortDescription:     sarifText{Text: r.Title},
@@ -136,19 +136,19 @@ func sarifRules() []sarifRule {
 			Help:                 &sarifText{Text: r.Explain(), Markdown: explain.RuleSection(r)},
 			HelpURI:              r.URL(),
 			DefaultConfiguration: sarifRuleConfig{Level: "error"},
-			Properties:           map[string][]string{"tags": {"correctness", "portability"}},
+			Properties:           map[string][]string{"tags": {"correctness", "portability", string(r.Category), r.Language.Name}},
 		})
 	}
-	d := explain.DirectiveRule
-	rules = append(rules, sarifRule{
+	d := rules.DirectiveRule
+	out = append(out, sarifRule{
 		ID:                   d.ID,
 		Name:                 d.ID,
 		ShortDescription:     sarifText{Text: d.Title},
 		FullDescription:      sarifText{Text: explain.Unwrap(d.Text)},
-		HelpURI:              analyzer.DocsURL + "#" + d.Anchor,
+		HelpURI:              rules.DocsURL + "#" + d.Anchor,
 		DefaultConfiguration: sarifRuleConfig{Level: "error"},
 	})
-	return rules
+	return out
 }
 
 // SARIF prints a report as a SARIF log with one run. Columns count UTF-16
@@ -156,9 +156,9 @@ func sarifRules() []sarifRule {
 type SARIF struct{ W io.Writer }
 
 func (p SARIF) Print(rep *finding.Report) error {
-	rules := sarifRules()
+	ruleList := sarifRules()
 	index := make(map[string]int)
-	for i, r := range rules {
+	for i, r := range ruleList {
 		index[r.ID] = i
 	}
 	run := sarifRun{
@@ -166,7 +166,7 @@ func (p SARIF) Print(rep *finding.Report) error {
 			Name:           "pidlint",
 			Version:        version.Released(),
 			InformationURI: "https://github.com/pidlint/pidlint",
-			Rules:          rules,
+			Rules:          ruleList,
 		}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: len(rep.Errors) == 0}},
 		ColumnKind:  "utf16CodeUnits",
@@ -182,7 +182,7 @@ func (p SARIF) Print(rep *finding.Report) error {
 	for _, f := range rep.Findings {
 		id := f.Rule
 		if id == "" {
-			id = explain.DirectiveRule.ID
+			id = rules.DirectiveRule.ID
 		}
 		res := sarifResult{
 			RuleID:    id,

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pidlint/pidlint/internal/explain"
 	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // TestSARIFColumns checks that a result's columns are its findings'
@@ -39,9 +39,26 @@ func TestSARIFDirective(t *testing.T) {
 	rep := &finding.Report{Root: "/src", Findings: []finding.Finding{{Pos: pos, Message: "this pidlint:ignore PL001 matched nothing"}}}
 	_, doc := encodeSARIF(t, rep)
 	res := doc.Runs[0].Results[0]
-	rules := doc.Runs[0].Tool.Driver.Rules
-	if res.RuleID != explain.DirectiveRule.ID || rules[res.RuleIndex].ID != explain.DirectiveRule.ID {
+	entries := doc.Runs[0].Tool.Driver.Rules
+	if res.RuleID != rules.DirectiveRule.ID || entries[res.RuleIndex].ID != rules.DirectiveRule.ID {
 		t.Errorf("ruleId %q, ruleIndex %d", res.RuleID, res.RuleIndex)
+	}
+}
+
+// TestSARIFOtherLanguage checks a result in a file of another language
+// than Go: its location relative to the root, and its rule's entry from
+// the catalogue, as for a Go file.
+func TestSARIFOtherLanguage(t *testing.T) {
+	pos := finding.Position{File: "/src/bin/start.sh", Line: 2, Column: 1, Column16: 1}
+	rep := &finding.Report{Root: "/src", Findings: []finding.Finding{{Pos: pos, End: pos, Rule: "PL005", Category: "PL005", Message: "PL005: m"}}}
+	_, doc := encodeSARIF(t, rep)
+	res := doc.Runs[0].Results[0]
+	entries := doc.Runs[0].Tool.Driver.Rules
+	if res.RuleID != "PL005" || entries[res.RuleIndex].ID != "PL005" || len(entries) != len(rules.All())+1 {
+		t.Errorf("ruleId %q, ruleIndex %d, %d rules", res.RuleID, res.RuleIndex, len(entries))
+	}
+	if uri := res.Locations[0].PhysicalLocation.ArtifactLocation.URI; uri != "bin/start.sh" {
+		t.Errorf("uri %q, want bin/start.sh", uri)
 	}
 }
 

@@ -22,7 +22,8 @@
 // The settings are the keys of pidlint's config file (pidlint.conf) that
 // the analyzer takes. Every setting is optional; an unknown setting or
 // rule is an error, and so are goos and exclude, which golangci-lint
-// decides itself. See docs/golangci-lint.md.
+// decides itself, and languages: golangci-lint runs the Go rules only. See
+// docs/golangci-lint.md.
 package golangci
 
 import (
@@ -55,12 +56,12 @@ func New(settings any) (register.LinterPlugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pidlint: %w", err)
 	}
-	cfg, err := config.Settings(m)
+	s, err := config.Settings(m)
 	if err != nil {
 		return nil, fmt.Errorf("pidlint: %w", err)
 	}
-	cfg.Cache = analyzer.NewCache() // one run: GOROOT read once
-	return &Plugin{cfg: cfg}, nil
+	// One Cache for the run: what the analyzer reads of GOROOT is read once.
+	return &Plugin{cfg: analyzer.Config{Strict: s.Strict, SafeprobePath: s.Safeprobe, Disable: s.Disable, Cache: analyzer.NewCache()}}, nil
 }
 
 // BuildAnalyzers returns a pidlint analyzer configured by the settings.

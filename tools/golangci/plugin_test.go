@@ -88,6 +88,7 @@ func TestSettingsErrors(t *testing.T) {
 		{"not a map", []any{"strict"}, []string{"decoding settings"}},
 		{"goos", settings("goos", []any{"linux"}), []string{"goos", "GOOS"}},
 		{"exclude", settings("exclude", []any{"gen"}), []string{"exclude", "linters.exclusions.paths"}},
+		{"languages", settings("languages", []any{"go"}), []string{"languages", "Go rules only"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

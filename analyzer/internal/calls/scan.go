@@ -3,6 +3,9 @@ package calls
 import (
 	"bytes"
 	"slices"
+
+	"github.com/pidlint/pidlint/internal/rules"
+	"github.com/pidlint/pidlint/internal/shellcmd"
 )
 
 // This file finds, in a file's tokens alone, what Of finds with types:
@@ -22,7 +25,7 @@ const (
 	PIDName                               // a name or string literal with "pid" in it, in any case
 	IntParse                              // an integer parser's results returned as they are: return strconv.Atoi(…) (or ParseInt, ParseUint; binary.Varint, Uvarint, ReadVarint, ReadUvarint)
 	ProcLiteral                           // a string literal that starts with /proc
-	ProgramLiteral                        // a string literal with a probe program's name in it (see ClassifyCommand)
+	ProgramLiteral                        // a string literal with a probe or signal program's name in it (see package shellcmd)
 	GoneLiteral                           // a string literal with TextProcessDone or TextESRCH in it, in any case
 	SafeprobeLiteral                      // a string literal (an import path) with "safeprobe" in it, or the name safeprobe
 	LivenessCall                          // a call of a function whose name promises "alive" (LivenessPolarity)
@@ -32,8 +35,8 @@ const (
 // IgnorePrefix starts a comment that suppresses findings on its line and
 // the next; FileIgnorePrefix one that suppresses them in its whole file.
 const (
-	IgnorePrefix     = "//pidlint:ignore"
-	FileIgnorePrefix = "//pidlint:file-ignore"
+	IgnorePrefix     = "//" + rules.IgnoreWord
+	FileIgnorePrefix = "//" + rules.FileIgnoreWord
 )
 
 // A Scan is what one file, or several together, show without types.
@@ -192,4 +195,41 @@ func hasFold[T ~string | ~[]byte](s T, word string) bool {
 		}
 	}
 	return false
+}
+
+// mayNameProgram reports whether a string literal may make a command
+// line that probes or signals a PID (shellcmd), alone or joined with
+// others: one of its words (runs of letters, digits and ._-) names one of
+// shellcmd.Programs, as a command or inside a script (every script probe
+// starts with one), or it holds tasklist's PID filter, without which
+// tasklist probes nothing.
+func mayNameProgram(lit []byte) bool {
+	if hasFold(lit, shellcmd.TasklistFilter) {
+		return true
+	}
+	for i := 0; i < len(lit); {
+		j := i
+		for j < len(lit) && isProgramByte(lit[j]) {
+			j++
+		}
+		if j == i {
+			i++
+			continue
+		}
+		word := lit[i:j]
+		if len(word) > 4 && hasFold(word[len(word)-4:], ".exe") {
+			word = word[:len(word)-4]
+		}
+		for _, name := range shellcmd.Programs {
+			if len(word) == len(name) && hasFold(word, name) {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+func isProgramByte(b byte) bool {
+	return 'a' <= b|0x20 && b|0x20 <= 'z' || '0' <= b && b <= '9' || b == '.' || b == '_' || b == '-'
 }

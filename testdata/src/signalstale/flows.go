@@ -35,7 +35,7 @@ func badFirstLineHelper(pidFile string) error {
 	if err != nil || pid <= 0 {
 		return fmt.Errorf("%s: no pid", pidFile)
 	}
-	target := pid // a local copy
+	target := pid                                // a local copy
 	return syscall.Kill(target, syscall.SIGTERM) // want `PL007: syscall.Kill sends syscall.SIGTERM to a PID read from the file pidFile at flows\.go:30 and parsed with no upper bound`
 }
 

@@ -8,31 +8,37 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/pidlint/pidlint/internal/gocmd"
+	"github.com/pidlint/pidlint/internal/frontend"
 )
 
 // patternDirs returns the directories the patterns name, relative to base:
 // "./x/..." is x and every directory below it, but those go's wildcards
-// skip (names starting with . or _, testdata, vendor, other modules). It
-// reports false when a pattern is not a directory (an import path, std):
-// then go list resolves them.
-func patternDirs(base string, patterns []string) ([]string, bool) {
-	var dirs []string
+// skip (names starting with . or _, testdata, vendor, other modules);
+// hasGo reports whether one of them (or a file pattern) holds a Go file
+// the go command would read. It reports false when a pattern is not a
+// directory (an import path, std): then go list resolves them.
+func patternDirs(base string, patterns []string) (dirs []string, hasGo, ok bool) {
 	for _, pat := range patterns {
-		if !gocmd.IsDirPattern(pat) {
-			return nil, false
+		if !frontend.IsDirPattern(pat) {
+			return nil, false, false
 		}
 		root, wild := strings.CutSuffix(filepath.ToSlash(pat), "/...")
 		root = filepath.Join(base, filepath.FromSlash(root))
 		if !wild {
 			dirs = append(dirs, root)
+			hasGo = hasGo || holdsGo(root)
 			continue
 		}
 		err := filepath.WalkDir(root, func(name string, d fs.DirEntry, err error) error {
-			if err != nil || !d.IsDir() {
+			if err != nil {
 				return err
+			}
+			if !d.IsDir() {
+				hasGo = hasGo || goFile(d.Name())
+				return nil
 			}
 			if name != root {
 				if SkippedDir(d.Name()) {
@@ -46,10 +52,26 @@ func patternDirs(base string, patterns []string) ([]string, bool) {
 			return nil
 		})
 		if err != nil {
-			return nil, false
+			return nil, false, false
 		}
 	}
-	return dirs, true
+	return dirs, hasGo, true
+}
+
+// holdsGo reports whether the pattern's root, a directory or a file, is
+// or holds a Go file.
+func holdsGo(root string) bool {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return goFile(filepath.Base(root)) // a file pattern
+	}
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return !e.IsDir() && goFile(e.Name()) })
+}
+
+// goFile reports whether the go command reads a file of this name (as
+// far as its name says).
+func goFile(name string) bool {
+	return strings.HasSuffix(name, ".go") && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_")
 }
 
 // SkippedDir reports whether the go command's ./... skips a directory of

@@ -1,4 +1,4 @@
-package analyze
+package golang
 
 // A cache of the builds beyond the first. The go command caches the first
 // build's packages itself, so that a run on an unchanged tree costs what
@@ -27,8 +27,9 @@ import (
 	"time"
 
 	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/frontend"
+	"github.com/pidlint/pidlint/internal/frontend/golang/plan"
 	"github.com/pidlint/pidlint/internal/gocmd"
-	"github.com/pidlint/pidlint/internal/plan"
 	"github.com/pidlint/pidlint/internal/source"
 )
 
@@ -42,11 +43,11 @@ type buildCache struct {
 	dir  string // "" when off
 	once sync.Once
 	base []byte // the hash of what every build depends on; nil when it cannot be known
-	cfg  Config
+	cfg  config
 	p    *plan.Plan
 }
 
-func newBuildCache(cfg Config, p *plan.Plan) *buildCache {
+func newBuildCache(cfg config, p *plan.Plan) *buildCache {
 	c := &buildCache{cfg: cfg, p: p}
 	switch dir := os.Getenv(CacheEnv); {
 	case dir == "off":
@@ -138,7 +139,7 @@ func (c *buildCache) inputs() []byte {
 		return nil
 	}
 	for _, pat := range c.p.Patterns {
-		if !gocmd.IsDirPattern(pat) || finding.Rel(root, filepath.Join(c.p.Dir, strings.TrimSuffix(pat, "..."))) == "" {
+		if !frontend.IsDirPattern(pat) || finding.Rel(root, filepath.Join(c.p.Dir, strings.TrimSuffix(pat, "..."))) == "" {
 			return nil
 		}
 	}

@@ -1,10 +1,11 @@
-// Package analyze analyzes the builds of a plan and returns one report: the
-// first GOOS over every package, the others over the packages that differ
-// for them, at the same time. A build runs by the go vet route (go vet
+package golang
+
+// The builds of a plan, analyzed into one result: the first GOOS over
+// every package, the others over the packages that differ for them, at
+// the same time. A build runs by the go vet route (go vet
 // -vettool=pidlint, which caches each package's result) or, with an empty
 // build cache, in this process; both yield findings, made here once with
 // their positions resolved in the user's files.
-package analyze
 
 import (
 	"fmt"
@@ -16,13 +17,14 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/finding"
+	"github.com/pidlint/pidlint/internal/frontend"
+	"github.com/pidlint/pidlint/internal/frontend/golang/plan"
 	"github.com/pidlint/pidlint/internal/gocmd"
-	"github.com/pidlint/pidlint/internal/plan"
 	"github.com/pidlint/pidlint/internal/source"
 )
 
-// Config is how a run analyzes.
-type Config struct {
+// config is how a run analyzes.
+type config struct {
 	Go           *gocmd.Runner
 	Tool         string   // the vet tool go vet runs: this executable
 	AnalyzerArgs []string // the analyzer's flags as set, "-name=value"
@@ -35,7 +37,7 @@ type Config struct {
 }
 
 type runner struct {
-	cfg   Config
+	cfg   config
 	cache *buildCache
 }
 
@@ -60,9 +62,8 @@ func (b *build) fail(pkg, msg string) {
 	}
 }
 
-// Run analyzes the builds of p and returns the merged report; root is the
-// directory the report names files relative to.
-func Run(cfg Config, p *plan.Plan, root string) (*finding.Report, error) {
+// analyze analyzes the builds of p and returns their merged result.
+func analyze(cfg config, p *plan.Plan) (*frontend.Result, error) {
 	cfg.dir = p.Dir
 	r := &runner{cfg: cfg, cache: newBuildCache(cfg, p)}
 	var (
@@ -88,7 +89,7 @@ func Run(cfg Config, p *plan.Plan, root string) (*finding.Report, error) {
 		return nil, errs[0]
 	}
 	slices.SortFunc(builds, func(x, y *build) int { return slices.Index(p.GOOS, x.goos) - slices.Index(p.GOOS, y.goos) })
-	return report(builds, p, root, cfg.Go.Verbose), nil
+	return report(builds, p, cfg.Go.Verbose), nil
 }
 
 // build runs the build for goos, by the route the plan calls for; nil when
@@ -168,12 +169,12 @@ func importPath(id string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(id, "]"), "_test")
 }
 
-// report merges the builds' findings into one report. The host's build's
+// report merges the builds' findings into one result. The host's build's
 // failures are errors; another GOOS's are notes, as a package that does
 // not build for a GOOS (cgo-only code, or code for Unix only) is skipped
 // for it; verbose says why.
-func report(builds []*build, p *plan.Plan, root string, verbose bool) *finding.Report {
-	rep := &finding.Report{Dir: p.Dir, Root: root}
+func report(builds []*build, p *plan.Plan, verbose bool) *frontend.Result {
+	rep := &frontend.Result{Checked: true}
 	var all []finding.Finding
 	for _, b := range builds {
 		rep.Notes = append(rep.Notes, b.notes...)

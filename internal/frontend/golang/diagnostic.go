@@ -1,8 +1,9 @@
-package analyze
+package golang
 
 import (
 	"fmt"
 
+	"github.com/pidlint/pidlint/analyzer"
 	"github.com/pidlint/pidlint/internal/finding"
 	"github.com/pidlint/pidlint/internal/source"
 )
@@ -47,8 +48,12 @@ type resolver struct {
 // package; a fix that cannot be placed in the user's file is dropped with
 // a note.
 func (b *build) add(r resolver, d diagnostic) {
+	if d.category == analyzer.DebugCategory {
+		b.notes = append(b.notes, d.message) // -flow-debug's lines
+		return
+	}
 	src := r.src
-	f := finding.Finding{Rule: d.rule, Category: d.category, Message: d.message, Package: d.pkg, GOOS: []string{b.goos}}
+	f := finding.Finding{Rule: d.rule, Category: d.category, Message: d.message, Unit: d.pkg, GOOS: []string{b.goos}}
 	var err error
 	if f.Pos, err = src.At(d.pos.file, d.pos.line, d.pos.col); err != nil {
 		b.fail(d.pkg, fmt.Sprintf("a finding's position: %v", err))

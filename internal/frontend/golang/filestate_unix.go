@@ -1,6 +1,6 @@
 //go:build unix
 
-package analyze
+package golang
 
 import (
 	"strconv"

@@ -1,4 +1,4 @@
-package analyze
+package golang
 
 // The go vet route: the go command's vet with pidlint as its tool, for one
 // GOOS, read from its JSON. The go command loads the packages, type-checks
@@ -19,7 +19,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/pidlint/pidlint/analyzer"
-	"github.com/pidlint/pidlint/internal/plan"
+	"github.com/pidlint/pidlint/internal/frontend/golang/plan"
 )
 
 // vetDiagnostic is one diagnostic in go vet -json's output.
@@ -40,7 +40,7 @@ type vetDiagnostic struct {
 }
 
 // vet runs go vet -vettool=pidlint -json for the build.
-func (cfg Config) vet(b plan.Build) (*build, error) {
+func (cfg config) vet(b plan.Build) (*build, error) {
 	args := append([]string{"vet", "-vettool=" + cfg.Tool, "-json"}, cfg.AnalyzerArgs...)
 	args = append(args, b.Patterns...)
 	cmd := cfg.Go.Command(b.GOOS, args...)

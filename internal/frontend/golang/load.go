@@ -1,4 +1,4 @@
-package analyze
+package golang
 
 // The in-process route, for a build cache with nothing in it: go vet would
 // first compile every dependency (what go build does), which costs many
@@ -26,7 +26,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/pidlint/pidlint/analyzer"
-	"github.com/pidlint/pidlint/internal/plan"
+	"github.com/pidlint/pidlint/internal/frontend/golang/plan"
 )
 
 // A loader loads and analyzes one build's package graph.
@@ -55,7 +55,7 @@ type node struct {
 }
 
 // load analyzes the build in this process.
-func (cfg Config) load(b plan.Build) (*build, error) {
+func (cfg config) load(b plan.Build) (*build, error) {
 	a := analyzer.New(analyzer.Config{Cache: cfg.GOROOT})
 	for _, arg := range cfg.AnalyzerArgs {
 		name, value, _ := strings.Cut(strings.TrimPrefix(arg, "-"), "=")

@@ -1,4 +1,4 @@
-package analyze
+package golang
 
 // Fixes in files that import "C". The analyzer sees the file cgo
 // generated from the user's file, and its edits are offsets there. cgo

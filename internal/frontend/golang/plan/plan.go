@@ -32,6 +32,7 @@ type Plan struct {
 	goCmd  *gocmd.Runner
 	walked []string // the directories the patterns name, when they are all directory patterns
 	byWalk bool
+	hasGo  bool // a Go file is in walked
 
 	analyzedOnce sync.Once
 	analyzed     map[string]bool // canonical directories of the first build's packages
@@ -46,16 +47,21 @@ type Build struct {
 
 // New plans a run over patterns for the GOOS builds goos (the first
 // covering every package) with the go command r, on a host whose GOOS is
-// host.
+// host. It runs no go command: Cold is for the caller to set, once it
+// knows there is something to analyze (NoGoFiles).
 func New(r *gocmd.Runner, host string, goos, patterns []string) (*Plan, error) {
 	dir, err := filepath.Abs(cmp.Or(r.Dir, "."))
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Dir: dir, GOOS: goos, Patterns: patterns, Host: host, Cold: r.BuildCacheEmpty(), goCmd: r}
-	p.walked, p.byWalk = patternDirs(dir, patterns)
+	p := &Plan{Dir: dir, GOOS: goos, Patterns: patterns, Host: host, goCmd: r}
+	p.walked, p.hasGo, p.byWalk = patternDirs(dir, patterns)
 	return p, nil
 }
+
+// NoGoFiles reports whether the patterns are all directories, and none
+// holds a Go file: there is nothing for the go command to do.
+func (p *Plan) NoGoFiles() bool { return p.byWalk && !p.hasGo }
 
 // Build returns what the build for goos analyzes; Patterns is empty when
 // it has nothing to do. For another GOOS than the first it lists the
