@@ -2,12 +2,12 @@ package pidflow
 
 import (
 	"go/types"
-	"path"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
+	"github.com/pidlint/pidlint/internal/shellcmd"
 )
 
 // Commands that signal a PID given on their command line: kill(1) and
@@ -56,8 +56,21 @@ func commandLineNamed(fn *types.Func, args []ssa.Value) (string, string, []cmdAr
 			out[i] = cmdArg{val: e}
 		}
 	}
-	prog := strings.ToLower(strings.TrimSuffix(path.Base(strings.ReplaceAll(name, `\`, "/")), ".exe"))
-	return prog, name, out, true
+	return shellcmd.Name(name), name, out, true
+}
+
+// signalCommand returns the real signal a command line sends to the
+// value of one of its arguments (shellcmd.SignalOf), or nil.
+func signalCommand(name string, args []cmdArg) *commandSignal {
+	line := make([]shellcmd.Arg, len(args))
+	for i, a := range args {
+		line[i] = shellcmd.Arg{Text: a.text, Var: a.val != nil}
+	}
+	sig, ok := shellcmd.SignalOf(name, line)
+	if !ok {
+		return nil
+	}
+	return &commandSignal{pid: args[sig.PID].val, sigText: sig.What, fileArg: sig.FromFile, windows: sig.Windows}
 }
 
 // A commandSignal is the signal a command line sends to a PID.
@@ -65,90 +78,25 @@ type commandSignal struct {
 	pid     ssa.Value // the PID, or for pkill -F the PID file's path
 	sigText string    // the signal, as messages name it
 	fileArg bool      // pid is the path of a file the program reads the PID from
-}
-
-// signalCommand returns the signal a kill, pkill -F or taskkill /PID
-// command line sends, or nil. Its PID is the first argument that is not
-// a constant.
-func signalCommand(prog string, args []cmdArg) *commandSignal {
-	var s commandSignal
-	var opts []string
-	for i, a := range args {
-		if a.val == nil {
-			opts = append(opts, a.text)
-			continue
-		}
-		if s.pid == nil {
-			s.pid = a.val
-			s.fileArg = prog == "pkill" && i > 0 && len(opts) > 0 && strings.EqualFold(opts[len(opts)-1], "-F")
-			if prog == "taskkill" && (len(opts) == 0 || !strings.EqualFold(opts[len(opts)-1], "/PID")) {
-				return nil // an image name (/IM) or a filter
-			}
-		}
-	}
-	if s.pid == nil {
-		return nil
-	}
-	switch prog {
-	case "kill":
-		s.sigText = "SIGTERM"
-		for i, o := range opts {
-			switch {
-			case o == "-0" || o == "-s0":
-				return nil // a probe: PL005's
-			case (o == "-s" || o == "--signal") && i+1 < len(opts):
-				if opts[i+1] == "0" {
-					return nil
-				}
-				s.sigText = "SIG" + strings.TrimPrefix(strings.ToUpper(opts[i+1]), "SIG")
-			case strings.HasPrefix(o, "-") && len(o) > 1 && o != "--" && (i == 0 || opts[i-1] != "-s" && opts[i-1] != "--signal"):
-				s.sigText = o
-			}
-		}
-	case "pkill":
-		if !s.fileArg {
-			return nil // a name pattern, not a PID
-		}
-		s.sigText = "SIGTERM"
-		for _, o := range opts {
-			if o == "-0" || o == "-L" || o == "--logpidfile" {
-				return nil // a probe, or the file's lock is checked
-			}
-			if strings.HasPrefix(o, "-") && !strings.EqualFold(o, "-F") {
-				s.sigText = o
-			}
-		}
-	case "taskkill":
-		s.sigText = "a close request"
-		for _, o := range opts {
-			if strings.EqualFold(o, "/F") {
-				s.sigText = "a forced termination (/F)"
-			}
-		}
-	default:
-		return nil
-	}
-	return &s
+	windows bool      // taskkill
 }
 
 // psFields returns the check that the fields a ps command line asks for
 // (-o comm=, -o lstart=) allow: a name or the start time; 0 if none.
 func psFields(args []cmdArg) check {
+	texts := make([]string, len(args))
 	for i, a := range args {
-		if (a.text == "-o" || a.text == "-O") && i+1 < len(args) {
-			var c check
-			for f := range strings.SplitSeq(args[i+1].text, ",") {
-				switch strings.TrimSuffix(strings.TrimSpace(f), "=") {
-				case "lstart", "start", "start_time", "stime", "etime", "etimes", "bsdstart":
-					c |= checkIdentity
-				case "comm", "ucomm", "args", "cmd", "command", "exe", "ucmd", "fname":
-					c |= checkName
-				}
-			}
-			return c
-		}
+		texts[i] = a.text
 	}
-	return 0
+	var c check
+	name, start := shellcmd.PsFields(texts)
+	if name {
+		c |= checkName
+	}
+	if start {
+		c |= checkIdentity
+	}
+	return c
 }
 
 // psCommand runs exec.Command("ps", …, pid, "-o", "comm="): the command's

@@ -5,8 +5,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"path"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
 	"github.com/pidlint/pidlint/analyzer/internal/facts"
+	"github.com/pidlint/pidlint/internal/shellcmd"
 )
 
 // Flow is what one package does with PIDs.
@@ -155,7 +154,7 @@ func returnsIntParse(info *types.Info, root inspector.Cursor) bool {
 func signalProgram(info *types.Info, call *ast.CallExpr) bool {
 	for _, a := range call.Args[:min(2, len(call.Args))] {
 		if tv, ok := info.Types[a]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-			switch strings.ToLower(strings.TrimSuffix(path.Base(strings.ReplaceAll(constant.StringVal(tv.Value), `\`, "/")), ".exe")) {
+			switch shellcmd.Name(constant.StringVal(tv.Value)) {
 			case "kill", "pkill", "taskkill":
 				return true
 			}

@@ -102,14 +102,14 @@ func observeCommand(c *call) {
 	if !ok {
 		return
 	}
-	cs := signalCommand(prog, line)
+	cs := signalCommand(name, line)
 	if cs == nil {
 		return
 	}
 	s := c.f.site(c)
 	s.what, s.command, s.sigText, s.fileArg, s.pid = `exec.Command("`+name+`", …)`, prog, cs.sigText, cs.fileArg, cs.pid
 	s.os = UnixOnly
-	if prog == "taskkill" {
+	if cs.windows {
 		s.os = WindowsOnly
 	}
 	if cs.fileArg {
