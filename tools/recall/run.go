@@ -31,6 +31,24 @@ var ruleRE = regexp.MustCompile(`^(PL[0-9]{3}):`)
 // standard error (packages skipped for a GOOS, load errors). A run that
 // exits 1 (an analysis error) still yields what it printed, and the error.
 func lint(pidlint, dir string, pkgs []string, strict bool) ([]Finding, string, error) {
+	findings, stderr, err := lintAs(pidlint, dir, pkgs, strict, "")
+	if err == nil || !strings.Contains(stderr, "build constraints exclude all Go files") {
+		return findings, stderr, err
+	}
+	// pidlint refuses a package named on its command line that has no file
+	// for the host's GOOS, instead of analyzing it for the GOOS values it
+	// builds for. Run it as if on another OS, which then counts as the host.
+	for _, goos := range goosList[1:] {
+		f, e, err2 := lintAs(pidlint, dir, pkgs, strict, goos)
+		if err2 == nil {
+			return f, stderr + e + "recall: re-ran pidlint with GOOS=" + goos + ": a named package has no file for the host\n", nil
+		}
+	}
+	return findings, stderr, err
+}
+
+// lintAs runs pidlint once, with GOOS set when goos is not empty.
+func lintAs(pidlint, dir string, pkgs []string, strict bool, goos string) ([]Finding, string, error) {
 	args := []string{"-json"}
 	if strict {
 		args = append(args, "-strict")
@@ -39,6 +57,9 @@ func lint(pidlint, dir string, pkgs []string, strict bool) ([]Finding, string, e
 	cmd := exec.Command(pidlint, args...)
 	cmd.Dir = dir
 	cmd.Env = goEnv()
+	if goos != "" {
+		cmd.Env = append(cmd.Env, "GOOS="+goos)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
