@@ -205,12 +205,16 @@ func returnsPIDVar(f *Flow, fn *types.Func) bool {
 // declOf returns the declaration of fn, a function of the package with a
 // body; not Valid if there is none.
 func declOf(f *Flow, fn *types.Func) inspector.Cursor {
-	for cur := range f.in.Root().Preorder((*ast.FuncDecl)(nil)) {
-		if fd := cur.Node().(*ast.FuncDecl); fd.Body != nil && f.pass.TypesInfo.Defs[fd.Name] == fn {
-			return cur
+	if f.decls == nil {
+		f.decls = map[*types.Func]inspector.Cursor{}
+		for cur := range f.in.Root().Preorder((*ast.FuncDecl)(nil)) {
+			fd := cur.Node().(*ast.FuncDecl)
+			if obj, ok := f.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && fd.Body != nil {
+				f.decls[obj] = cur
+			}
 		}
 	}
-	return inspector.Cursor{}
+	return f.decls[fn]
 }
 
 func isInteger(t types.Type) bool {

@@ -40,8 +40,9 @@ type Flow struct {
 
 	safeLocked map[string]bool // files the package locks with safeprobe
 
-	imports map[*types.Func]*summary    // facts of other packages' functions, as summaries
-	callAt  map[token.Pos]*ast.CallExpr // the package's calls, by their Lparen (SSA's position of a call)
+	imports map[*types.Func]*summary         // facts of other packages' functions, as summaries
+	callAt  map[token.Pos]*ast.CallExpr      // the package's calls, by their Lparen (SSA's position of a call)
+	decls   map[*types.Func]inspector.Cursor // the package's function declarations, once asked (declOf)
 }
 
 // Options are what a driver sets for one package's flow.
@@ -226,6 +227,7 @@ func (f *Flow) orderCalleesFirst() {
 			if ci, ok := ins.(ssa.CallInstruction); ok {
 				if _, obj, _ := calleeOf(ci.Common()); obj != nil {
 					if v := f.unitOf[obj.Origin()]; v != nil {
+						v.callers = append(v.callers, u)
 						visit(v)
 					}
 				}
@@ -240,23 +242,42 @@ func (f *Flow) orderCalleesFirst() {
 }
 
 // run follows the package's units, round after round, until no summary
-// and no package variable changes.
+// and no package variable changes: the first round follows every unit,
+// a later one those that call a unit whose summary changed (or all of
+// them, when a package variable or field did).
 func (f *Flow) run() {
+	again := map[*unit]bool{}
+	for _, u := range f.units {
+		again[u] = true
+	}
 	for range maxRounds {
 		f.globalsChanged, f.fieldsChanged = false, false
-		changed := false
+		next := map[*unit]bool{}
 		for _, u := range f.units {
+			if !again[u] {
+				continue
+			}
 			before := ""
 			if u.done != nil {
 				before = u.done.key()
 			}
 			u.transfer()
 			u.done = u.sum
-			changed = changed || u.sum.key() != before
+			if u.sum.key() != before {
+				for _, c := range u.callers {
+					next[c] = true
+				}
+			}
 		}
-		if !changed && !f.globalsChanged && !f.fieldsChanged {
+		if f.globalsChanged || f.fieldsChanged {
+			for _, u := range f.units {
+				next[u] = true
+			}
+		}
+		if len(next) == 0 {
 			return
 		}
+		again = next
 	}
 }
 

@@ -29,6 +29,7 @@ func runFlow(opts pidflow.Options) func(*analysis.Pass) (any, error) {
 	return func(pass *analysis.Pass) (any, error) {
 		in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 		cls := &calls.Classifier{Info: pass.TypesInfo, Safeprobe: "github.com/pidlint/pidlint/safeprobe"}
+		opts := opts // passes run in parallel: each sets its own Debugf
 		opts.Debugf = func(format string, args ...any) {
 			pass.Reportf(pass.Files[0].Package, "debug: "+format, args...)
 		}

@@ -66,9 +66,29 @@ func (ls *labels) add(l label) bool {
 
 // addAll adds every label of o and reports whether one was new.
 func (ls *labels) addAll(o labels) bool {
+	if len(o) == 0 {
+		return false
+	}
+	if len(*ls)*len(o) <= 64 {
+		changed := false
+		for _, l := range o {
+			changed = ls.add(l) || changed
+		}
+		return changed
+	}
+	// Large sets (a value every path of a big function reaches): index
+	// what is there, as a linear search per label is quadratic.
+	have := make(map[label]bool, len(*ls)+len(o))
+	for _, l := range *ls {
+		have[l] = true
+	}
 	changed := false
 	for _, l := range o {
-		changed = ls.add(l) || changed
+		if !have[l] {
+			have[l] = true
+			*ls = append(*ls, l)
+			changed = true
+		}
 	}
 	return changed
 }

@@ -169,9 +169,10 @@ func (f *Flow) sigText(s *sinkSite) string {
 // A sourceKey names one Source: a read at a call, or what a call of a
 // function of the package (or a decoder) makes of another Source.
 type sourceKey struct {
-	call ssa.CallInstruction
-	base *Source
-	kind SourceKind
+	call   ssa.CallInstruction
+	base   *Source
+	kind   SourceKind
+	caller *types.Func
 }
 
 // source returns the Source a call reads, made once: its path is the
@@ -195,19 +196,26 @@ func (f *Flow) source(ins ssa.CallInstruction, kind SourceKind, args []ssa.Value
 }
 
 // derived returns the Source a call of a function of the package (or of
-// another package, with a fact) makes of a read it returns.
+// another package, with a fact) makes of a read it returns: one per read
+// and calling function, checked there on its own. (One per call would
+// multiply as helpers call helpers.)
 func (f *Flow) derived(src *Source, ins ssa.CallInstruction, args []ssa.Value) *Source {
-	k := sourceKey{call: ins, base: src, kind: src.Kind}
+	root := src
+	for root.base != nil {
+		root = root.base
+	}
+	caller := declaredFunc(ins.Parent())
+	k := sourceKey{base: root, kind: src.Kind, caller: caller}
 	if s := f.sources[k]; s != nil {
 		return s
 	}
 	s := src.derive()
 	if strings.HasPrefix(src.key, paramKeyPrefix) {
-		s.key, s.keyFn = rekey(src.key, args), declaredFunc(ins.Parent())
+		s.key, s.keyFn = rekey(src.key, args), caller
 	}
 	if !s.Pos.IsValid() {
 		s.Pos, s.End = f.callRange(ins)
-		s.Fn = declaredFunc(ins.Parent())
+		s.Fn = caller
 	}
 	f.sources[k] = s
 	return s

@@ -16,6 +16,7 @@ import (
 type summary struct {
 	results map[int][]placed // labels leaving through result N, below it
 	params  map[int][]placed // labels written below what parameter N points to
+	outSeen map[outKey]bool  // what results and params hold, for out
 	signals []paramSignal
 	checks  []paramCheck
 	locks   []string // keys of the files it takes a kernel lock on
@@ -60,7 +61,13 @@ const (
 )
 
 func newSummary() *summary {
-	return &summary{results: map[int][]placed{}, params: map[int][]placed{}}
+	return &summary{results: map[int][]placed{}, params: map[int][]placed{}, outSeen: map[outKey]bool{}}
+}
+
+// An outKey is one label leaving a function, where it leaves.
+type outKey struct {
+	result, param int
+	pl            placed
 }
 
 // out adds a label leaving through result (or, when result is -1,
@@ -71,7 +78,8 @@ func (s *summary) out(result, param int, rel string, l label) {
 		m, k = s.params, param
 	}
 	pl := placed{rel, l}
-	if !slices.Contains(m[k], pl) {
+	if key := (outKey{result, param, pl}); !s.outSeen[key] {
+		s.outSeen[key] = true
 		m[k] = append(m[k], pl)
 	}
 }

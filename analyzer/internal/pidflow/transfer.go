@@ -180,7 +180,7 @@ func (u *unit) checkPID(l label, c paramCheck) {
 // answerTest returns the answers a comparison of a probe's answer with
 // nil, true or false gives: "err == nil" says alive where a nil err
 // does.
-func (u *unit) answerTest(b *ssa.BinOp, seen map[place]bool) labels {
+func (u *unit) answerTest(b *ssa.BinOp, seen *visited) labels {
 	if b.Op != token.EQL && b.Op != token.NEQ {
 		return nil
 	}

@@ -25,6 +25,7 @@ type unit struct {
 	returns  map[*ssa.Call][]*ssa.Function   // calls of literals of the unit
 	changed  bool                            // a round of the transfer wrote something new
 
+	callers   []*unit                       // the units that call it
 	sum       *summary                      // what the unit does, for its callers, being made
 	done      *summary                      // the summary of the last round, which callers apply
 	conds     []*ssa.If                     // branches on a probe's answer or a PID file's existence, for PL008
@@ -79,6 +80,12 @@ func (u *unit) write(p place, ls labels) {
 	}
 	var m map[string]labels
 	if g, ok := p.root.(*ssa.Global); ok {
+		// A package variable outlives the function: what one of its
+		// parameters holds means nothing to the other functions.
+		ls = withoutParams(ls)
+		if len(ls) == 0 {
+			return
+		}
 		if m = u.f.globals[g]; m == nil {
 			m = map[string]labels{}
 			u.f.globals[g] = m
@@ -88,6 +95,9 @@ func (u *unit) write(p place, ls labels) {
 		u.cells[p.root] = m
 	}
 	cur := m[p.path]
+	if len(cur) >= maxSources {
+		ls = beyondCap(ls)
+	}
 	if cur.addAll(ls) {
 		m[p.path] = cur
 		u.changed = true
@@ -101,15 +111,45 @@ func (u *unit) write(p place, ls labels) {
 // it, and those of the values p stands for.
 func (u *unit) read(p place) labels {
 	var out labels
-	u.readInto(&out, p, map[place]bool{})
+	u.readInto(&out, p, new(visited))
 	return out
 }
 
-func (u *unit) readInto(out *labels, p place, seen map[place]bool) {
-	if seen[p] {
+// visited are the places a read has been to: most reads see a few, so a
+// slice, with a map once it grows.
+type visited struct {
+	list []place
+	set  map[place]bool
+}
+
+// first reports whether p was not visited yet, and marks it.
+func (v *visited) first(p place) bool {
+	if v.set != nil {
+		if v.set[p] {
+			return false
+		}
+		v.set[p] = true
+		return true
+	}
+	for _, q := range v.list {
+		if q == p {
+			return false
+		}
+	}
+	v.list = append(v.list, p)
+	if len(v.list) > 16 {
+		v.set = make(map[place]bool, 2*len(v.list))
+		for _, q := range v.list {
+			v.set[q] = true
+		}
+	}
+	return true
+}
+
+func (u *unit) readInto(out *labels, p place, seen *visited) {
+	if !seen.first(p) {
 		return
 	}
-	seen[p] = true
 	cells := u.cellsOf(p.root)
 	prefixes(p.path, func(pre string) { out.addAll(cells[pre]) })
 	for _, a := range u.aliases(p) {
@@ -148,15 +188,14 @@ type placed struct {
 // relative to p: what a copy of the value at p carries.
 func (u *unit) subtree(p place) []placed {
 	var out []placed
-	u.subtreeInto(&out, p, map[place]bool{})
+	u.subtreeInto(&out, p, new(visited))
 	return out
 }
 
-func (u *unit) subtreeInto(out *[]placed, p place, seen map[place]bool) {
-	if seen[p] {
+func (u *unit) subtreeInto(out *[]placed, p place, seen *visited) {
+	if !seen.first(p) {
 		return
 	}
-	seen[p] = true
 	for _, l := range u.read(place{p.root, p.path}) {
 		*out = append(*out, placed{"", l})
 	}
@@ -300,6 +339,36 @@ func (u *unit) pidLabels(v ssa.Value, path string, deep bool) labels {
 	var out labels
 	for _, pl := range u.subtree(p) {
 		out.add(pl.l)
+	}
+	return out
+}
+
+// withoutParams returns ls without the labels about the function's
+// parameters.
+func withoutParams(ls labels) labels {
+	out := ls[:0:0]
+	for _, l := range ls {
+		if l.param < 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// maxSources bounds the stored PIDs one place holds: where data read from
+// files floods a large package's structures, more sources add nothing a
+// report needs (one source per signal is reported) and cost quadratic
+// work. Labels about parameters, identities and answers are kept.
+const maxSources = 64
+
+// beyondCap returns the labels of ls that a place already holding
+// maxSources or more still takes: all but further stored Sources.
+func beyondCap(ls labels) labels {
+	out := ls[:0:0]
+	for _, l := range ls {
+		if l.src == nil || l.kind != stored {
+			out = append(out, l)
+		}
 	}
 	return out
 }
