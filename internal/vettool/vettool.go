@@ -33,8 +33,12 @@ func IsCall(args []string) bool {
 // Main runs pidlint as a vet tool with the arguments IsCall accepted, and
 // exits.
 func Main(a *analysis.Analyzer) {
-	if writeTypesOnlyVetx(os.Args[len(os.Args)-1]) {
+	cfgFile := os.Args[len(os.Args)-1]
+	if writeTypesOnlyVetx(cfgFile) {
 		os.Exit(0)
+	}
+	if jsonOutput(os.Args[1 : len(os.Args)-1]) {
+		os.Args[len(os.Args)-1], _ = reportingConfig(cfgFile)
 	}
 	// singlechecker answers go vet's handshake and runs unitchecker on
 	// the vet.cfg.

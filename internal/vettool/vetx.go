@@ -11,6 +11,7 @@ import (
 	"go/types"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pidlint/pidlint/analyzer"
@@ -41,8 +42,9 @@ const (
 )
 
 // writeTypesOnlyVetx handles a facts-only run (a dependency of the
-// packages go vet reports on) when the package cannot export a fact:
-// none of its files names a probe and none of its imports has facts. It
+// packages go vet reports on) when the package cannot export a fact or
+// report anything: none of its files names a probe and none of its
+// imports has facts. It
 // then writes the vetx file from the package's declarations alone,
 // without checking function bodies or running the analyzer, and reports
 // true. Otherwise it reports false and unitchecker does the run.
@@ -70,7 +72,9 @@ func writeTypesOnlyVetx(cfgFile string) bool {
 		}
 		srcs[i] = src
 	}
-	if analyzer.MayExportFacts(srcs...) {
+	// Nothing to report either: the go command may replay this run when
+	// the package is later vetted itself (reporting.go).
+	if analyzer.MayExportFacts(srcs...) || slices.ContainsFunc(srcs, analyzer.MayReport) {
 		return false
 	}
 	for i, name := range cfg.GoFiles {

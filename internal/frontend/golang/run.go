@@ -116,6 +116,7 @@ func (r *runner) build(p *plan.Plan, goos string) (*build, error) {
 		if b, err = r.cfg.vet(pb); err != nil {
 			return nil, err
 		}
+		b.findings = namedOnly(p, b.findings)
 		if goos == p.Host {
 			// Another GOOS's failures are mostly code that does
 			// not build there (cgo-only code), said in a note.
@@ -126,6 +127,13 @@ func (r *runner) build(p *plan.Plan, goos string) (*build, error) {
 		r.cache.put(goos, b)
 	}
 	return b, nil
+}
+
+// namedOnly drops the findings in packages the patterns do not name: the
+// go command may replay a package's own cached run when it is only a
+// dependency (internal/vettool/reporting.go).
+func namedOnly(p *plan.Plan, fs []finding.Finding) []finding.Finding {
+	return slices.DeleteFunc(fs, func(f finding.Finding) bool { return !p.Analyzed(filepath.Dir(f.Pos.File)) })
 }
 
 // fromSource analyzes in process, from source, the packages the go vet
