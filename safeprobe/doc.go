@@ -66,18 +66,21 @@
 // has not been verified, as itself and as the lock's holder. On Unix the
 // lock trusts only what this process's user or root owns:
 //
-//   - TryAcquire, Acquire, NewLockDir and SignalOwner walk the path from the
-//     root as the kernel resolves it ("link/.." included), following
-//     symbolic links, and refuse (ErrUnsafePath, naming the directory or
-//     link and its owner) a directory on the way that another user owns or
-//     that its group or others may write without the sticky bit, and a
-//     symbolic link another user owns: whoever may rename a directory above
-//     a held lock file can move it away and let a second process take the
-//     lock. A sticky directory root owns, such as /tmp, is fine. Every
-//     component checked is one only this user or root can change, so
-//     opening by the path afterwards reaches what was checked. In a user
-//     namespace, a directory whose owner is not mapped reads as the
-//     overflow uid (65534) and is refused too.
+//   - TryAcquire, Acquire, NewLockDir, RequestTakeover and SignalOwner (every
+//     entry point that writes under a lock path or signals its holder, and all
+//     through one function) first refuse an empty path, and a lock file path
+//     whose form names a directory (fs.ErrInvalid), then walk the path from
+//     the root as the kernel resolves it ("link/.." included), before making
+//     anything (NewLockDir walks again what it made), following symbolic
+//     links, and refuse (ErrUnsafePath, naming the directory or link and its
+//     owner) a directory on the way that another user owns or that its group
+//     or others may write without the sticky bit, and a symbolic link another
+//     user owns: whoever may rename a directory above a held lock file can
+//     move it away and let a second process take the lock. A sticky directory
+//     root owns, such as /tmp, is fine. Every component checked is one only
+//     this user or root can change, so opening by the path afterwards reaches
+//     what was checked. In a user namespace, a directory whose owner is not
+//     mapped reads as the overflow uid (65534) and is refused too.
 //   - TryAcquire refuses a lock file another user owns, a symlink, a
 //     directory, FIFO, socket or device, a file its group or others may
 //     write, whose record anyone could have forged, and a file with more
@@ -88,7 +91,10 @@
 //     until it is removed, and the error says so. Each is refused whether
 //     found at the check before opening or put in place between the check
 //     and the open; so is a LockOptions.Mode with a group or others write
-//     bit.
+//     bit. A Mode without the owner's read and write (0400) is refused at
+//     once (fs.ErrInvalid): once its holder died, no one but root could
+//     open the file again, and an existing file so made ends Acquire at
+//     once with a permission error that names its mode.
 //   - A lock file TryAcquire creates is locked before anyone else can open
 //     it, so that no one who may read it (a Mode of 0644) locks it first:
 //     on Linux it is made unnamed (O_TMPFILE), locked and then linked at its
@@ -162,7 +168,7 @@
 //     directory, a device or pipe, and a file with more than one link.
 //     Unlike on Unix, Inspect refuses too: the owner is read on the handle
 //     every lock file is opened through.
-//   - TryAcquire, Acquire, NewLockDir and SignalOwner check every directory
+//   - TryAcquire, Acquire, NewLockDir, RequestTakeover and SignalOwner check every directory
 //     from the volume's root down to the lock's, as reached through reparse
 //     points, and NewLockDir the directory itself; lock files are then
 //     opened by their whole path.

@@ -89,13 +89,17 @@ type lockPath struct {
 	path string     // the whole path: for errors, and the file where dir is nil
 	dir  *dirHandle // the LockDir's directory, or nil
 	name string     // the file's name in dir
+	// checked is the directory the walk above the path (checkedPath)
+	// resolved it to, where the OS says where an open file is (Windows),
+	// for the open to compare; "" where it was not walked or says nothing.
+	checked string
 }
 
 func pathOf(path string) lockPath { return lockPath{path: path} }
 
 // withSuffix names the file beside p whose name is p's plus suffix.
 func (p lockPath) withSuffix(suffix string) lockPath {
-	return lockPath{path: p.path + suffix, dir: p.dir, name: p.name + suffix}
+	return lockPath{path: p.path + suffix, dir: p.dir, name: p.name + suffix, checked: p.checked}
 }
 
 // openLockFile is openLockFileAt of a path alone.

@@ -109,8 +109,9 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 	} else {
 		flags |= unix.O_RDONLY
 	}
+	existed := err == nil
 	fd := -1
-	if err != nil { // missing: make it locked, where the OS can
+	if !existed { // missing: make it locked, where the OS can
 		fd = createLocked(p, mode)
 	}
 	if fd >= 0 {
@@ -128,6 +129,12 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 		// on FreeBSD, EFTYPE on NetBSD: told from their other meanings by
 		// looking again).
 		switch {
+		case errors.Is(err, unix.EACCES) && existed && write && st.Mode&0o600 != 0o600:
+			// A Mode of 0400, say, from an older holder that died: the
+			// lock cannot be had until the file is fixed, however long
+			// one waits.
+			return nil, fmt.Errorf("mode %#o lacks the owner's read and write, so no holder but root can open it (chmod u+rw, or remove it): %w",
+				st.Mode&0o7777, perr)
 		case errors.Is(err, unix.EISDIR):
 			return nil, fmt.Errorf("%w: a directory: %w", ErrUnsafePath, perr)
 		case errors.Is(err, unix.ENXIO):

@@ -35,13 +35,14 @@ func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, erro
 	fail := func(pid int, err error) (*Lock, error) {
 		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
 	}
-	if o.Mode&0o022 != 0 {
-		// Whoever may write the record may name any process in it.
-		return fail(0, fmt.Errorf("%w: LockOptions.Mode %#o lets group or others write the owner record", ErrUnsafePath, o.Mode))
+	if err := o.checkMode(); err != nil {
+		return fail(0, err)
 	}
 	if p.dir == nil {
-		// A LockDir's directory was checked, and is used as it was then.
-		if err := checkAncestors(path); err != nil {
+		// A LockDir's directory was checked, and is used as it was then;
+		// a path alone is walked at each attempt.
+		var err error
+		if p, err = checkedPath(path, lockFilePath); err != nil {
 			return fail(0, err)
 		}
 	}

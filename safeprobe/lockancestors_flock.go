@@ -3,6 +3,7 @@
 package safeprobe
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,9 +28,16 @@ const maxSymlinks = 40
 // checkAncestors checks every directory and symbolic link that resolving
 // the directory part of path passes through, from the root, including a
 // relative path's working directory. path itself (the lock file, or a
-// LockDir's directory, which openLockDir checks) is not. The error wraps
-// ErrUnsafePath and names the directory or link and its owner.
-func checkAncestors(path string) error {
+// LockDir's directory, which openLockDir checks) is not. With missingOK, a
+// missing directory ends the walk without an error: the caller makes it,
+// and what follows, and walks again. The error wraps ErrUnsafePath and
+// names the directory or link and its owner. Unix says nothing of where an
+// open file is: checked is "".
+func checkAncestors(path string, missingOK bool) (checked string, err error) {
+	return "", walkAncestors(path, missingOK)
+}
+
+func walkAncestors(path string, missingOK bool) error {
 	full := path
 	if !strings.HasPrefix(path, "/") {
 		wd, err := os.Getwd()
@@ -63,6 +71,9 @@ func checkAncestors(path string) error {
 		}
 		next := filepath.Join(cur, name)
 		if err := lstatAncestor(next, &st); err != nil {
+			if missingOK && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			return err
 		}
 		switch uint32(st.Mode) & unix.S_IFMT {

@@ -1,6 +1,8 @@
 package safeprobe
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -18,18 +20,20 @@ import (
 // Modify there.
 
 // checkAncestors checks each directory above path (a lock file, or a
-// LockDir's directory, which openLockDir checks). The error wraps
-// ErrUnsafePath and names the directory and the principal.
-func checkAncestors(path string) error {
+// LockDir's directory, which openLockDir checks). With missingOK, a
+// missing directory ends the walk without an error: the caller makes it,
+// and what follows, and walks again. The error wraps ErrUnsafePath and
+// names the directory and the principal.
+func checkAncestors(path string, missingOK bool) (checked string, err error) {
 	abs, err := filepath.Abs(path) // Windows removes ".." from a path by its text, as Clean does
 	if err != nil {
-		return err
+		return "", err
 	}
 	dir := filepath.Dir(abs)
 	vol := filepath.VolumeName(dir)
 	cur := vol + `\`
 	if err := checkDir(cur, changeDirRights&^windows.DELETE); err != nil {
-		return err
+		return "", err
 	}
 	for _, name := range strings.Split(dir[len(vol):], `\`) {
 		if name == "" {
@@ -37,8 +41,11 @@ func checkAncestors(path string) error {
 		}
 		cur = filepath.Join(cur, name)
 		if err := checkDir(cur, changeDirRights); err != nil {
-			return err
+			if missingOK && errors.Is(err, fs.ErrNotExist) {
+				return "", nil
+			}
+			return "", err
 		}
 	}
-	return nil
+	return "", nil
 }

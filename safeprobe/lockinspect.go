@@ -80,6 +80,9 @@ func Inspect(path string) (Status, error) {
 // visibly unfinished (the file is empty or lacks its final newline), and
 // the last reading is reported. A free lock's record is reported as read.
 func InspectContext(ctx context.Context, path string) (Status, error) {
+	if err := validLockPath(path, lockFilePath); err != nil {
+		return Status{Path: path}, &LockError{Op: inspectHeld.op, Path: path, Err: err}
+	}
 	return inspect(ctx, pathOf(path), inspectHeld)
 }
 

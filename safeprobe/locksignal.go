@@ -76,7 +76,8 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	if runtime.GOOS == "windows" && sig != os.Kill {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
-	if err := checkAncestors(path); err != nil {
+	p, err := checkedPath(path, lockFilePath)
+	if err != nil {
 		return fail(0, err)
 	}
 	var (
@@ -84,7 +85,7 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		key        fileKey
 		othersOpen error
 	)
-	st, err := inspect(context.Background(), pathOf(path), inspectQuery{op: "signal",
+	st, err := inspect(context.Background(), p, inspectQuery{op: "signal",
 		check: func(f lockFile) error {
 			owner, key, othersOpen = f.owner(), f.key(), f.othersMayOpen()
 			return trustedOwner(owner, "file")
