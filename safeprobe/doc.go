@@ -112,22 +112,31 @@
 //     4,096 bytes readers read.
 //   - SignalOwner refuses a lock file another user owns or that its group or
 //     others may write, and a record naming a process that runs as another
-//     user than the file's owner, which could not have opened the file to
-//     lock it and write the record (ErrUnsafePath). It signals only the
-//     process the record's identity names (see SignalOwnerWith), and only if
-//     that process holds the lock (ErrNotHeld otherwise): on Linux one of
-//     its own descriptors must hold it (/proc/<pid>/fdinfo), so a holder
-//     that exec'd after a child took over its descriptor, or another user
-//     who may read the file and locked it, cannot make the record's process
-//     a target. Where the OS does not name holders (macOS, the BSDs, and
+//     user than the file's owner, which could not have opened the file to lock
+//     it and write the record (ErrUnsafePath). It signals only the process the
+//     record's identity names (see SignalOwnerContext), and only if that
+//     process holds the lock (ErrNotHeld otherwise): on Linux one of its own
+//     descriptors must hold it, as /proc/<pid>/fdinfo lists the flocks held
+//     through a descriptor, and the descriptor, stat'ed through
+//     /proc/<pid>/fd, must name the lock file by its own device and inode (not
+//     by the file system's device, which btrfs subvolumes share), in the
+//     descriptor table of the process or, when its main thread has exited, of
+//     its other threads; so a holder that exec'd after a child took over its
+//     descriptor, or another user who may read the file and locked it, cannot
+//     make the record's process a target. That costs what the holder has,
+//     never what other users hold: the machine's table of locks (/proc/locks),
+//     which another user may fill with hundreds of thousands of flocks, is
+//     read only as Inspect reads it, and only when the record's process holds
+//     nothing. Where the OS does not name holders (macOS, the BSDs, and
 //     another user's process for a caller other than root) it refuses a lock
 //     file that its group or others may read, who could hold it. The signal
 //     goes through a pidfd that safeprobe opens before the checks (not
-//     os.FindProcess's, which falls back to the PID when pidfd_open fails,
-//     for good once its first call in the process did, and has none before
-//     Go 1.23); when none can be had (EMFILE), nothing is signalled. Only on
-//     Linux kernels without pidfds, and on macOS and the BSDs, is it
-//     kill(2) right after the checks.
+//     os.FindProcess's, which falls back to the PID when pidfd_open fails, for
+//     good once its first call in the process did, and has none before Go
+//     1.23); when none can be had (EMFILE), nothing is signalled. Only on
+//     Linux kernels without pidfds, and on macOS and the BSDs, is it kill(2)
+//     right after the checks. SignalOwnerContext ends with its context;
+//     SignalOwner and SignalOwnerWith after SignalOwnerTimeout (5 s).
 //   - NewLockDir refuses a directory another user owns or its group or
 //     anyone may write to without the sticky bit, then keeps it open and
 //     opens, checks and removes lock files relative to it, never following
@@ -142,11 +151,18 @@
 //     still blocks that user's requests, as a lock file name made in advance
 //     blocks the lock itself.
 //   - Inspect reports what a lock file says, whoever wrote it: Status.Record
-//     is a claim, and its path is not walked. Whether the lock is held it
-//     asks without taking a lock where the OS lists holders (Linux:
-//     /proc/locks, read once per call and for no longer than
-//     InspectContext's context allows), so it cannot make a TryAcquire
-//     fail; elsewhere it takes the exclusive lock for a moment. A shared
+//     is a claim, and its path is not walked. Whether the lock is held it asks
+//     without taking a lock where it can, so that it cannot make a TryAcquire
+//     fail: on Linux, first of the process the record names, through its own
+//     descriptors as SignalOwner asks (a shared flock counts), then of
+//     /proc/locks, which can only say that the lock is free (no line with the
+//     file's device and inode numbers, which another user's file on a btrfs
+//     subvolume may share) and is read only up to 64 KiB (some 1,100 locks:
+//     the kernel walks the table from its start for each page, so a table
+//     another user filled would take a minute to read whole). Otherwise
+//     (another file with the same numbers, a larger table, macOS and the BSDs,
+//     a PID namespace whose /proc/locks may omit holders) it takes the
+//     exclusive lock on its own open file for a moment and drops it. A shared
 //     flock counts as held, as it stops TryAcquire.
 //
 // On Windows the owner is a SID, and the lock trusts a lock file, takeover
@@ -234,7 +250,7 @@
 //
 //	_linux        by name
 //	              android linux
-//	              identity lock locksignal oslayer probe procfs
+//	              identity lock lockholder locksignal locktable oslayer probe procfs
 //	_darwin       by name
 //	              darwin ios
 //	              identity kinfo

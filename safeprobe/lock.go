@@ -63,9 +63,11 @@ type lockFile interface {
 	// means another open file holds a lock on it.
 	tryLock() error
 	// probeHeld reports whether an open file holds a lock that stops
-	// tryLock: from the OS's table of lock holders (read until ctx ends),
-	// or by taking the lock, with grace retries, and dropping it.
-	probeHeld(ctx context.Context) (bool, error)
+	// tryLock: where the OS says which process holds a lock, from process
+	// pid's descriptors (the record's PID, or 0), then from its table of
+	// locks when that shows the file free, and otherwise by taking the
+	// lock, with grace retries, and dropping it; until ctx ends.
+	probeHeld(ctx context.Context, pid int) (bool, error)
 	// othersMayOpen refuses (ErrUnsafePath) a file that users other than
 	// this process's and the administrator may open, and so lock.
 	othersMayOpen() error

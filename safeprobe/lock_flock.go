@@ -236,14 +236,24 @@ func (f *unixLockFile) tryLock() error {
 	return f.flock(unix.LOCK_EX | unix.LOCK_NB)
 }
 
-// probeHeld asks the lock table where the OS has one (lock_linux.go), and
-// otherwise takes the exclusive lock itself, with TryAcquire's grace
-// retries so that another probe's moment does not count, and drops it at
-// once: a shared lock would be granted beside another shared one, which
-// stops TryAcquire all the same.
-func (f *unixLockFile) probeHeld(ctx context.Context) (bool, error) {
-	if held, known, err := lockTableHeld(ctx, f.fd); known || err != nil {
-		return held, err
+// probeHeld asks first whether process pid (the record's, or 0) holds a
+// flock on the file, shared or exclusive, through a descriptor of its own
+// (pidLocks, Linux), then whether the table of locks shows the file free
+// (lockTableFree, Linux), and otherwise takes the exclusive lock itself,
+// with TryAcquire's grace retries so that another probe's moment does not
+// count, and drops it at once: a shared lock would be granted beside
+// another shared one, which stops TryAcquire all the same.
+func (f *unixLockFile) probeHeld(ctx context.Context, pid int) (bool, error) {
+	if pid > 0 {
+		switch held, _, err := pidLocks(ctx, pid, f.k, true); {
+		case err != nil:
+			return false, err
+		case held:
+			return true, nil
+		}
+	}
+	if free, err := lockTableFree(ctx, f.fd); free || err != nil {
+		return false, err
 	}
 	switch _, err := lockWithGrace(f); {
 	case errors.Is(err, errWouldBlock):

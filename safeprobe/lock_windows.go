@@ -225,7 +225,7 @@ func (f *winLockFile) writer() (windows.Handle, error) {
 // TryAcquire's grace retries, and drops it at once: nothing on Windows
 // lists lock holders, and a shared lock would be granted beside another
 // shared one, which stops TryAcquire all the same.
-func (f *winLockFile) probeHeld(ctx context.Context) (bool, error) {
+func (f *winLockFile) probeHeld(ctx context.Context, pid int) (bool, error) {
 	switch _, err := withGrace(func() error {
 		return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
 	}); {
