@@ -26,21 +26,35 @@
 //     pid, 0) tells a thread from a process and a zombie reads as running.
 //     Any other error (EMFILE when the fd table is full, say) is Unknown
 //     with that error, never a guess; nothing that failed is cached.
-//     Identity: field 22 of /proc/<pid>/stat (start time in clock ticks
-//     since boot), /proc/sys/kernel/random/boot_id, and, to tell apart two
-//     processes started in the same 10 ms tick, the serial (the inode of
-//     the pidfd on pidfs, Linux 6.9 and later: unique within the boot) and
-//     the PID namespace (the inode of /proc/<pid>/ns/pid, readable for
-//     another user's process only with ptrace access). Identities compare
-//     the serial and the namespace when both sides have them; on older
-//     kernels, and for records written before these fields, the start
-//     time, boot and (if recorded) namespace are all there is, and a PID
-//     reused within one tick in one namespace goes unnoticed. A poll of the
-//     pidfd after /proc is read proves /proc showed that process and not
-//     a newcomer. The state letter there is the main thread's: Z with
-//     other threads still running is a live process. A /proc mounted from
-//     another PID namespace names other processes, so identities are then
-//     ErrUnsupported.
+//     Identity: field 22 of /proc/<pid>/stat (start time in clock ticks since
+//     boot), /proc/sys/kernel/random/boot_id, and, to tell apart two processes
+//     started in the same 10 ms tick, the serial (the inode of the pidfd on
+//     pidfs, Linux 6.9 and later: unique within the boot) and the PID
+//     namespace (the inode of /proc/<pid>/ns/pid, readable for another user's
+//     process only with ptrace access). Where both sides have a serial it
+//     decides; otherwise identities compare the start time, and the namespace
+//     when both have it: on older kernels, and for records written before
+//     these fields, the start time, boot and (if recorded) namespace are all
+//     there is, and a PID reused within one tick in one namespace goes
+//     unnoticed. The start time is kept as the initial time namespace counts
+//     it: /proc adds the reader's boottime offset (a time namespace, Linux
+//     5.6), which the reader takes out (/proc/self/timens_offsets), so a
+//     daemon started under `unshare --time --boottime N` and its supervisor
+//     outside read one start. A poll of the pidfd after /proc is read proves
+//     /proc showed that process and not a newcomer. The state letter there is
+//     the main thread's: Z with other threads still running is a live process.
+//     A /proc mounted from another PID namespace names other processes, so
+//     identities of other processes are then ErrUnsupported; Self reads
+//     /proc/self, which names this process in any /proc it is visible in (a
+//     container sharing its host's /proc). An identity recorded in another PID
+//     namespace than the reader's is not judged by the PID, which names
+//     another process here or none: Identity.Probe says Unknown
+//     (ErrOtherPIDNamespace), Inspect that the lock is held by a process in
+//     another PID namespace (Status.OtherPIDNamespace), and SignalOwner
+//     signals nothing. A record never lacks an identity without saying so:
+//     where the OS gives none (ErrUnsupported), the record says why
+//     (Record.NoIdentity); where reading it failed (EMFILE), TryAcquire fails,
+//     having made nothing.
 //   - macOS: kill(pid, 0) for existence, sysctl kern.proc.pid for the zombie
 //     state (SZOMB) and start time, kern.bootsessionuuid for the boot.
 //   - FreeBSD: as macOS, decoding kinfo_proc's ki_stat and ki_start, less
@@ -250,7 +264,7 @@
 //
 //	_linux        by name
 //	              android linux
-//	              identity lock lockholder locksignal locktable oslayer probe procfs
+//	              identity lock lockholder locksignal locktable oslayer probe procfs timens
 //	_darwin       by name
 //	              darwin ios
 //	              identity kinfo

@@ -46,6 +46,12 @@ func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, erro
 			return fail(0, err)
 		}
 	}
+	// The identity is read before anything is made: a failure to read it
+	// leaves nothing behind.
+	rec, err := newRecord(o.Program)
+	if err != nil {
+		return fail(0, err)
+	}
 	var lastErr error
 	// Only starting over on a changed file counts against maxReopen; the
 	// wait for a dead holder's lock is bounded by staleWaitEnd.
@@ -98,7 +104,7 @@ func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, erro
 			reopens++
 			continue
 		}
-		rec := newRecord(o.Program)
+		rec.Acquired = time.Now().UTC()
 		if err := writeRecord(f, formatRecord(rec), !o.NoSync); err != nil {
 			// Leave nothing a full disk could make stick: no lock, and no
 			// file with a torn record, removed as Release removes it.

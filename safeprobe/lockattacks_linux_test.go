@@ -99,7 +99,10 @@ func init() {
 			err = f.tryLock()
 		}
 		if err == nil {
-			err = writeRecord(f, formatRecord(newRecord("handoff")), false)
+			var rec Record
+			if rec, err = newRecord("handoff"); err == nil {
+				err = writeRecord(f, formatRecord(rec), false)
+			}
 		}
 		child := exec.Command("sleep", "600")
 		if err == nil {

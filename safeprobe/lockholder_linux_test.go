@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -222,46 +220,6 @@ func runCmd(name string, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-func init() {
-	// lock-hold-leader-exits takes the lock at lockPathEnv, reports
-	// SIGUSR1s as lock-hold does, and ends its main thread (the thread
-	// group leader, which becomes a zombie while the other threads run
-	// on); a goroutine prints "leader exited" once /proc says so, and
-	// releases the lock and exits when stdin closes.
-	childModes["lock-hold-leader-exits"] = func() {
-		l, err := TryAcquire(os.Getenv(lockPathEnv), nil)
-		if err != nil {
-			fmt.Printf("error %v\n", err)
-			os.Exit(1)
-		}
-		lockChildHooks(l)
-		pid := os.Getpid()
-		go func() {
-			for {
-				b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/stat", pid, pid))
-				if s, _, _, perr := parseStat(b); err == nil && perr == nil && s == 'Z' {
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
-			fmt.Println("leader exited")
-			io.Copy(io.Discard, os.Stdin)
-			l.Release()
-			os.Exit(0)
-		}()
-		if unix.Gettid() != pid {
-			fmt.Println("error the main goroutine is not on the main thread")
-			os.Exit(1)
-		}
-		// exit(2), not exit_group: only this thread ends. Through
-		// Syscall, so that the runtime hands its P on.
-		syscall.Syscall(unix.SYS_EXIT, 0, 0, 0)
-	}
-	if os.Getenv(childEnv) == "lock-hold-leader-exits" {
-		runtime.LockOSThread() // in init: the main goroutine stays on the main thread
-	}
-}
-
 // TestSignalOwnerHolderWhoseMainThreadExited: a holder's main thread
 // exits while its other threads run on and hold the lock. /proc/<pid>/fd
 // is empty for a zombie thread group leader; its descriptors are listed
@@ -270,10 +228,11 @@ func init() {
 // "another process holds it".
 func TestSignalOwnerHolderWhoseMainThreadExited(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d.lock")
-	holder := startLockChild(t, "lock-hold-leader-exits", lockPathEnv+"="+path, lockSignalEnv+"=1")
+	holder := startLockChild(t, "leader-exit", lockPathEnv+"="+path, lockSignalEnv+"=1")
 	holder.expect(t, "signals ready")
-	holder.expect(t, "leader exited")
+	holder.expect(t, "ready")
 	pid := holder.cmd.Process.Pid
+	waitLeaderExited(t, pid)
 	if ents, err := os.ReadDir(procPath(pid, "fd")); err != nil || len(ents) != 0 {
 		t.Fatalf("/proc/%d/fd of the zombie leader: %d entries, %v; the test needs it empty", pid, len(ents), err)
 	}

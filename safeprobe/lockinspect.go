@@ -3,6 +3,7 @@ package safeprobe
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -17,14 +18,21 @@ type Status struct {
 	Stale bool
 	// Record is the owner record; zero when Corrupt.
 	Record Record
-	// Corrupt reports that the file's content is not an owner record;
-	// Reason says why.
+	// Corrupt reports that the file's content is not an owner record.
 	Corrupt bool
-	Reason  string
+	// OtherPIDNamespace reports that the record names a process in
+	// another PID namespace than this process's (a container's, seen from
+	// its host): its PID here is another process, or none, so State is
+	// Unknown; the record is not stale for that.
+	OtherPIDNamespace bool
+	// Reason says why the record is corrupt, names another PID namespace,
+	// or has no identity (Record.NoIdentity); "" otherwise.
+	Reason string
 	// State is what the OS says of the process Record names:
 	// Identity.Probe when the record has an identity (Reused for a PID
-	// now owned by another process, or by any process of a later boot),
-	// Probe of the PID for a bare PID file, Unknown when Corrupt.
+	// now owned by another process, or by any process of a later boot;
+	// Unknown for one in another PID namespace), Probe of the PID for a
+	// bare PID file, Unknown when Corrupt.
 	State State
 }
 
@@ -148,10 +156,10 @@ func inspectOnce(ctx context.Context, p lockPath, q inspectQuery) (st Status, ok
 			st.Corrupt, st.Reason = true, corruptReason(perr)
 		} else {
 			st.Record = rec
-			st.State, _ = recordState(rec)
+			st.State, st.OtherPIDNamespace, st.Reason = recordStatus(rec, held)
 		}
 		writing := len(b) == 0 || b[len(b)-1] != '\n'
-		settled := !st.Held || (perr == nil && !writing && st.State == Running)
+		settled := !st.Held || (perr == nil && !writing && (st.State == Running || st.OtherPIDNamespace))
 		if settled || i >= tornRetries && !writing || i >= tornRetriesWriting {
 			break
 		}
@@ -162,4 +170,23 @@ func inspectOnce(ctx context.Context, p lockPath, q inspectQuery) (st Status, ok
 	}
 	pk, err := pathKey(p)
 	return st, err == nil && pk == f.key(), nil
+}
+
+// recordStatus is what Status says of a parsed record: its process's
+// state, whether that is in another PID namespace, and why, or why the
+// record has no identity.
+func recordStatus(rec Record, held bool) (s State, otherNS bool, reason string) {
+	s, err := recordState(rec)
+	switch {
+	case errors.Is(err, ErrOtherPIDNamespace):
+		verb := "written"
+		if held {
+			verb = "held"
+		}
+		return s, true, fmt.Sprintf("%s by a process in another PID namespace (pidns %d), not pid %d here",
+			verb, rec.Identity.PIDNamespace, rec.PID)
+	case rec.NoIdentity != "":
+		return s, false, "the holder recorded no identity: " + rec.NoIdentity
+	}
+	return s, false, ""
 }

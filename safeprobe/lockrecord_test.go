@@ -185,7 +185,10 @@ func TestRecordFitsWhateverTheNames(t *testing.T) {
 		strings.Repeat("\xff", 5000),
 		strings.Repeat("é", 2500), // cut between the two bytes of a rune: not kept
 	} {
-		rec := newRecord(name)
+		rec, err := newRecord(name)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rec.Host = recordedName(name)
 		b := formatRecord(rec)
 		if len(b) > maxRecordSize {

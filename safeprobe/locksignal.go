@@ -115,6 +115,9 @@ func SignalOwnerContext(ctx context.Context, path string, sig os.Signal, opts *S
 		return fail(0, fmt.Errorf("%w: %s", ErrCorruptRecord, st.Reason))
 	case !st.Held:
 		return fail(0, fmt.Errorf("%w: the file names pid %d, which no longer holds it", ErrNotHeld, st.Record.PID))
+	case st.OtherPIDNamespace:
+		return fail(st.Record.PID, fmt.Errorf("%w: %s: pid %d here is another process, or none; nothing is signalled",
+			ErrOtherPIDNamespace, st.Reason, st.Record.PID))
 	}
 	rec := st.Record
 	if err := ValidatePID(rec.PID); err != nil {

@@ -64,8 +64,14 @@ func RequestTakeover(path string, ttl time.Duration) error {
 		Requested:   now.Format(time.RFC3339Nano),
 		Expires:     now.Add(ttl).Format(time.RFC3339Nano),
 	}
-	if id, err := Self(); err == nil {
+	id, noID, err := selfToRecord()
+	if err != nil {
+		return fail(err)
+	}
+	if noID == "" {
 		m.setIdentity(id)
+	} else {
+		m.NoID = recordedName(noID)
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
