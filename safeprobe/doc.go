@@ -198,10 +198,23 @@
 //     directory, a device or pipe, and a file with more than one link.
 //     Unlike on Unix, Inspect refuses too: the owner is read on the handle
 //     every lock file is opened through.
-//   - TryAcquire, Acquire, NewLockDir, RequestTakeover and SignalOwner check every directory
-//     from the volume's root down to the lock's, as reached through reparse
-//     points, and NewLockDir the directory itself; lock files are then
-//     opened by their whole path.
+//   - TryAcquire, Acquire, NewLockDir, RequestTakeover and SignalOwner check
+//     every directory from the volume's root down to the lock's, and
+//     NewLockDir the directory itself, opening each as itself
+//     (FILE_FLAG_OPEN_REPARSE_POINT): a junction or directory symbolic link is
+//     judged as the reparse point it is, not by its target, and refused when
+//     another principal owns it or may re-point it (write its data or
+//     attributes, or delete it), as a symlink of another user's is on Unix.
+//     Another user who may make a missing directory on the path (below C:\, or
+//     in a ProgramData folder that lets Users add) could otherwise make it a
+//     junction to a trusted directory A, let one process lock A\x.lock, re-
+//     point it at B, and let a second lock B\x.lock. A trusted one is
+//     followed, and the walk goes on from its target's own path. The walk ends
+//     with the final path of the lock's directory (GetFinalPathNameByHandle),
+//     and the lock file, opened by its whole path, must be in it
+//     (ErrUnsafePath otherwise: something on the way changed between the walk
+//     and the open). NewLockDir refuses a lock directory that is itself a
+//     junction or symbolic link.
 //   - TakeoverRequested ignores a takeover marker whose owner SID is not
 //     the lock file's.
 //   - A lock file TryAcquire creates gets a protected DACL (its user,
@@ -234,8 +247,12 @@
 // inherit-only ACE, a volume's root, the descriptors given to CreateFile
 // and CreateDirectory) are tested through the injected OS layer
 // (oslayer_windows.go); share modes, byte-range locks, the DACL Wine makes
-// for a 0644 file, the stale-holder wait and real processes are tested
-// under Wine.
+// for a 0644 file, the stale-holder wait, final paths and real processes
+// are tested under Wine. Wine 8 makes no junctions (FSCTL_SET_REPARSE_POINT
+// fails with ERROR_NOT_SUPPORTED, and CreateSymbolicLink makes nothing), so
+// a junction, its owner and its target are injected through the OS layer
+// too; the test that makes a real one runs on Windows and skips under
+// Wine, saying so.
 //
 // # Go version
 //

@@ -107,6 +107,10 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 		sys.closeHandle(h)
 		return nil, err
 	}
+	if err := inCheckedDir(h, p); err != nil {
+		sys.closeHandle(h)
+		return nil, err
+	}
 	return f, nil
 }
 
