@@ -308,7 +308,7 @@
 //	              identity kinfo oslayer probe
 //	_flock        darwin || dragonfly || freebsd || linux || netbsd || openbsd
 //	              android darwin dragonfly freebsd ios linux netbsd openbsd
-//	              lock lockancestors
+//	              lock lockancestors lockio lockopen
 //	_bsd          darwin || dragonfly || freebsd || netbsd || openbsd
 //	              darwin dragonfly freebsd ios netbsd openbsd
 //	              lock

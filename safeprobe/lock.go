@@ -72,6 +72,10 @@ type lockFile interface {
 	// this process's and the administrator may open, and so lock.
 	othersMayOpen() error
 	unlock() error
+	// fresh reports that this open made the file, already locked
+	// (createLocked), so that no one else has had it: it is empty, and
+	// its path names it.
+	fresh() bool
 	// key names the open file (device and inode, or volume and file ID).
 	key() fileKey
 	// owner is the file's owner, as read when it was opened. Each

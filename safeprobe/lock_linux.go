@@ -26,12 +26,17 @@ func createLocked(p lockPath, mode os.FileMode) int {
 	}
 	if ignoringEINTR(func() error { return unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) }) == nil {
 		err = p.at(func(dirfd int, name string) error {
-			// AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc/self/fd does not.
-			err := unix.Linkat(fd, "", dirfd, name, unix.AT_EMPTY_PATH)
-			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EPERM) {
-				err = unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), dirfd, name, unix.AT_SYMLINK_FOLLOW)
+			// AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH (before Linux 6.10);
+			// /proc/self/fd does not. Once refused, it is not asked again.
+			if works, known := emptyPathLinks.get(); works || !known {
+				err := unix.Linkat(fd, "", dirfd, name, unix.AT_EMPTY_PATH)
+				if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.EPERM) {
+					emptyPathLinks.set(true)
+					return err
+				}
+				emptyPathLinks.set(false)
 			}
-			return err
+			return unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), dirfd, name, unix.AT_SYMLINK_FOLLOW)
 		})
 		if err == nil {
 			return fd
@@ -40,3 +45,7 @@ func createLocked(p lockPath, mode os.FileMode) int {
 	unix.Close(fd)
 	return -1
 }
+
+// emptyPathLinks caches whether linkat(AT_EMPTY_PATH) links an O_TMPFILE
+// file for this process.
+var emptyPathLinks knownFact

@@ -90,7 +90,10 @@ func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, erro
 			f.Close()
 			return fail(0, err)
 		}
-		if pk, err := pathKey(p); err != nil || pk != k {
+		// A file this open made was locked before it had a name, so no
+		// one has removed or replaced it without holding the lock: only a
+		// file that was there is looked for again at the path.
+		if changed, err := lockedFileMoved(f, p, k); changed {
 			// Replaced or unlinked since we opened it: closing drops the
 			// lock on a file no one will look for.
 			f.Close()
@@ -125,6 +128,17 @@ func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, erro
 		return l, nil
 	}
 	return fail(0, fmt.Errorf("the file at the path kept changing while being locked (last: %v)", lastErr))
+}
+
+// lockedFileMoved reports whether the path p no longer names f's file,
+// whose key is k, now that f is locked (with the lstat's error, if it
+// failed): a file f's open made is not looked for.
+func lockedFileMoved(f lockFile, p lockPath, k fileKey) (bool, error) {
+	if f.fresh() {
+		return false, nil
+	}
+	pk, err := pathKey(p)
+	return err != nil || pk != k, err
 }
 
 // lockWithGrace is tryLock, retried twice shortly to outlast an Inspect

@@ -48,6 +48,7 @@ func walkAncestors(path string, missingOK bool) error {
 	}
 	// Not filepath.Clean: "link/.." is the parent of the link's target,
 	// not the directory the link is in.
+	euid := os.Geteuid()
 	names := strings.Split(full, "/")
 	names = names[:len(names)-1]
 	cur := "/"
@@ -55,7 +56,7 @@ func walkAncestors(path string, missingOK bool) error {
 	if err := lstatAncestor(cur, &st); err != nil {
 		return err
 	}
-	if err := checkLockDir(&st, cur); err != nil {
+	if err := checkLockDir(&st, cur, euid); err != nil {
 		return err
 	}
 	links := 0
@@ -78,7 +79,7 @@ func walkAncestors(path string, missingOK bool) error {
 		}
 		switch uint32(st.Mode) & unix.S_IFMT {
 		case unix.S_IFDIR:
-			if err := checkLockDir(&st, next); err != nil {
+			if err := checkLockDir(&st, next, euid); err != nil {
 				return err
 			}
 			cur = next
@@ -86,7 +87,7 @@ func walkAncestors(path string, missingOK bool) error {
 			// Its directory was checked, so only its owner or a trusted
 			// user could have put it there; in a sticky directory anyone
 			// could, and it would lead wherever they like.
-			if err := trustedOwner(fileOwner(st.Uid), "symbolic link "+next); err != nil {
+			if err := trustedOwnerAs(fileOwner(st.Uid), euid, "symbolic link "+next); err != nil {
 				return err
 			}
 			if links++; links > maxSymlinks {

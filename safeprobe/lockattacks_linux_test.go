@@ -106,7 +106,7 @@ func init() {
 		}
 		child := exec.Command("sleep", "600")
 		if err == nil {
-			child.ExtraFiles = []*os.File{f.(*unixLockFile).File}
+			child.ExtraFiles = []*os.File{os.NewFile(uintptr(f.(*unixLockFile).fd), "lock")}
 			err = child.Start()
 		}
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -267,13 +268,16 @@ func recordState(r Record) (State, error) {
 // the lock (Acquired is then set).
 func newRecord(program string) (Record, error) {
 	r := Record{
-		PID:     os.Getpid(),
 		Version: recordVersion,
 		Program: recordedName(program),
 		Host:    hostName(),
 	}
 	id, noID, err := selfToRecord()
 	r.Identity, r.HasIdentity, r.NoIdentity = id, noID == "", noID
+	r.PID = id.PID // Self's, read once
+	if !r.HasIdentity {
+		r.PID = os.Getpid()
+	}
 	return r, err
 }
 
@@ -295,16 +299,31 @@ func selfToRecord() (id Identity, noID string, err error) {
 }
 
 // hostName is this machine's name for records and markers, cut as
-// recordedName cuts it; empty if unknown.
+// recordedName cuts it; empty if unknown. It is read once it can be: a
+// host renamed while a process runs keeps its old name in that process's
+// records, which only people read.
 func hostName() string {
-	h, _ := os.Hostname()
-	return recordedName(h)
+	if h := hostCache.Load(); h != nil {
+		return *h
+	}
+	h, err := os.Hostname()
+	if err != nil {
+		return ""
+	}
+	h = recordedName(h)
+	hostCache.Store(&h)
+	return h
 }
 
-// writeRecord replaces the content of a locked file with b.
+var hostCache atomic.Pointer[string]
+
+// writeRecord replaces the content of a locked file with b; a file that
+// its open made is empty, and is not truncated first.
 func writeRecord(f lockFile, b []byte, sync bool) error {
-	if err := f.Truncate(0); err != nil {
-		return err
+	if !f.fresh() {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
 	}
 	if _, err := f.WriteAt(b, 0); err != nil {
 		return err

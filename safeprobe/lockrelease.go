@@ -39,8 +39,11 @@ func (l *Lock) Release() error {
 func release(f lockFile, p lockPath, l *Lock) error {
 	k := f.key()
 	var errs []error
+	removed := false
 	if pk, err := pathKey(p); err == nil && pk == k {
-		if err := removeLockFile(f, p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		err := removeLockFile(f, p)
+		removed = err == nil
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("removing: %w", err))
 		}
 	}
@@ -51,8 +54,12 @@ func release(f lockFile, p lockPath, l *Lock) error {
 		delete(held.locks, k)
 	}
 	held.Unlock()
-	if err := f.unlock(); err != nil {
-		errs = append(errs, fmt.Errorf("unlocking: %w", err))
+	// Where closing drops the lock (flock), a removed file needs no
+	// unlock first: no one can open it any more.
+	if !removed || !closeUnlocks {
+		if err := f.unlock(); err != nil {
+			errs = append(errs, fmt.Errorf("unlocking: %w", err))
+		}
 	}
 	if err := f.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("closing: %w", err))
