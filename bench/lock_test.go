@@ -125,10 +125,42 @@ func BenchmarkLockContended(b *testing.B) {
 	}
 }
 
+// lockOnce is one TryAcquire+Release (or its peer's), by implementation,
+// as BenchmarkLock's uncontended cases do it.
+var lockOnce = map[string]func(path string) error{
+	"safeprobe": func(path string) error {
+		l, err := safeprobe.TryAcquire(path, &safeprobe.LockOptions{NoSync: true})
+		if err != nil {
+			return err
+		}
+		return l.Release()
+	},
+	"gofrs-flock": func(path string) error {
+		fl := flock.New(path)
+		if ok, err := fl.TryLock(); !ok || err != nil {
+			return fmt.Errorf("TryLock: %v, %v", ok, err)
+		}
+		return fl.Unlock()
+	},
+}
+
 // TestMain runs a contender instead of the tests when BENCH_CONTENDER is
 // set: it takes the lock rounds times, holding it briefly, and prints each
-// acquisition's latency in microseconds.
+// acquisition's latency in microseconds. With BENCH_SYSCALLS=impl,path,n
+// it takes and releases the lock n times (lockOnce) and exits, for
+// bench/run.sh to count the system calls under strace -c.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv("BENCH_SYSCALLS"); spec != "" {
+		parts := strings.Split(spec, ",")
+		n, _ := strconv.Atoi(parts[2])
+		for range n {
+			if err := lockOnce[parts[0]](parts[1]); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		os.Exit(0)
+	}
 	spec := os.Getenv("BENCH_CONTENDER")
 	if spec == "" {
 		os.Exit(m.Run())
