@@ -254,6 +254,35 @@
 // too; the test that makes a real one runs on Windows and skips under
 // Wine, saying so.
 //
+// # Out of scope
+//
+// The lock is only as good as the file system's own locks, and two are
+// not good enough to hold it, so nothing here claims to:
+//
+//   - NFS and other network file systems. Linux turns a flock on NFS into
+//     a byte-range lock kept by the server, which the holder's kernel no
+//     longer lists as a flock (/proc/locks and fdinfo do not show it), and
+//     which a client loses when its lease lapses in a network partition or
+//     the server restarts without reclaiming it: a second holder then
+//     takes the lock while the first still believes it holds it. A
+//     record's PID and identity name a process on whichever machine wrote
+//     it, which a reader on another cannot probe. O_TMPFILE is refused,
+//     so a new lock file is made by name, and one who may read it can
+//     lock it first.
+//   - overlayfs across layers. A lock file in a lower (image) layer is one
+//     inode to a process that opens it read-only and another, its copy in
+//     the upper layer, to one that opens it for writing: their flocks do
+//     not meet, so Inspect (which opens read-only) may call a held lock
+//     free, and two containers with their own upper layers over one lower
+//     layer hold two locks on "one" file. Keep lock files in a directory
+//     made in the upper layer, or on a volume or bind mount (one file
+//     system): there the lock is the kernel's as anywhere.
+//
+// Inspect and SignalOwner say nothing for such a file that the kernel
+// does not: where a flock may be kept elsewhere (NFS, SMB, CIFS, Ceph,
+// FUSE, 9p, AFS, Coda, OCFS2, GFS2), /proc/locks is not asked, and only
+// the probe (taking the lock) is.
+//
 // # Go version
 //
 // safeprobe is a module of its own, github.com/pidlint/pidlint/safeprobe,
