@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync/atomic"
 )
 
 // Identity names one process for ever: a PID alone is recycled by the OS,
@@ -46,20 +45,11 @@ type Identity struct {
 // through /proc/self, which names this process even in a /proc mounted
 // from another PID namespace (a container that shares its host's), where
 // /proc/<pid> names another process or none.
-func Self() (Identity, error) {
-	if id := self.Load(); id != nil {
-		return *id, nil
-	}
-	id, err := lookupSelf()
-	if err == nil {
-		self.Store(&id)
-	}
-	return id, err
-}
+func Self() (Identity, error) { return self.get(lookupSelf) }
 
-// self caches the caller's identity, which cannot change: a Go process
-// does not fork without exec.
-var self atomic.Pointer[Identity]
+// self is the caller's identity, which cannot change: a Go process does
+// not fork without exec.
+var self cached[Identity]
 
 // Lookup returns the identity of the process that has the PID now. For a PID
 // no process has, the error satisfies errors.Is(err, os.ErrProcessDone).

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -272,14 +271,13 @@ func pidNamespace(dir string) (uint64, error) {
 	return 0, fmt.Errorf("stat %sns/pid: %w", dir, err)
 }
 
-// bootCache holds the boot ID once read: it changes only with a reboot,
-// which ends the process. A failed read (EMFILE, say) is not cached.
-var bootCache atomic.Pointer[string]
+// bootIDs holds the boot ID once read: it changes only with a reboot,
+// which ends the process.
+var bootIDs cached[string]
 
-func bootID() (string, error) {
-	if id := bootCache.Load(); id != nil {
-		return *id, nil
-	}
+func bootID() (string, error) { return bootIDs.get(readBootID) }
+
+func readBootID() (string, error) {
 	var buf [64]byte
 	n, err := sys.readFile("/proc/sys/kernel/random/boot_id", buf[:])
 	if err != nil {
@@ -289,7 +287,6 @@ func bootID() (string, error) {
 	if len(id) != 36 {
 		return "", fmt.Errorf("safeprobe: boot id %q: %w", id, errProcFormat)
 	}
-	bootCache.Store(&id)
 	return id, nil
 }
 

@@ -1,7 +1,6 @@
 package safeprobe
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unicode/utf16"
 
 	"golang.org/x/sys/windows"
@@ -49,45 +47,17 @@ func (j *fakeJunction) repoint(target string) {
 // CreateFile with the path opened.
 func injectJunctions(t *testing.T, junctions map[string]*fakeJunction, onOpen func(path string)) {
 	t.Helper()
-	saved := sys
-	t.Cleanup(func() { sys = saved })
-	type opened struct {
-		path     string
-		asItself bool
-	}
-	var mu sync.Mutex
-	handles := map[windows.Handle]opened{}
-	junctionOf := func(h windows.Handle) (*fakeJunction, string, bool) {
-		mu.Lock()
-		o, ok := handles[h]
-		mu.Unlock()
-		if !ok {
-			return nil, "", false
-		}
+	saved, opened := openedHandles(t, onOpen)
+	// junctionOf is the junction h was opened at or below, what of its
+	// path is below it, and whether it is the junction opened as itself.
+	junctionOf := func(h windows.Handle) (j *fakeJunction, below string, itself bool) {
+		path, flags := opened(h)
 		for dir, j := range junctions {
-			if strings.EqualFold(o.path, dir) || strings.HasPrefix(strings.ToLower(o.path), strings.ToLower(dir)+`\`) {
-				return j, dir + o.path[len(dir):], o.asItself && strings.EqualFold(o.path, dir)
+			if strings.EqualFold(path, dir) || strings.HasPrefix(strings.ToLower(path), strings.ToLower(dir)+`\`) {
+				return j, path[len(dir):], path[len(dir):] == "" && flags&windows.FILE_FLAG_OPEN_REPARSE_POINT != 0
 			}
 		}
-		return nil, o.path, false
-	}
-	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
-		if onOpen != nil {
-			onOpen(path)
-		}
-		h, err := saved.createFile(path, access, share, disposition, flags, sd)
-		if err == nil {
-			mu.Lock()
-			handles[h] = opened{path, flags&windows.FILE_FLAG_OPEN_REPARSE_POINT != 0}
-			mu.Unlock()
-		}
-		return h, err
-	}
-	sys.closeHandle = func(h windows.Handle) error {
-		mu.Lock()
-		delete(handles, h)
-		mu.Unlock()
-		return saved.closeHandle(h)
+		return nil, "", false
 	}
 	sys.fileInfo = func(h windows.Handle) (windows.ByHandleFileInformation, error) {
 		fi, err := saved.fileInfo(h)
@@ -103,17 +73,10 @@ func injectJunctions(t *testing.T, junctions map[string]*fakeJunction, onOpen fu
 		return saved.fileOwner(h)
 	}
 	sys.finalPath = func(h windows.Handle) (string, error) {
-		j, path, itself := junctionOf(h)
-		switch {
-		case j == nil:
-			return saved.finalPath(h)
-		case itself:
-			return saved.finalPath(h) // the reparse point itself, not where it leads
-		}
-		for dir := range junctions {
-			if junctions[dir] == j {
-				return `\\?\` + j.leadsTo() + path[len(dir):], nil
-			}
+		// The reparse point itself has its own path; what was opened
+		// through it, its target's.
+		if j, below, itself := junctionOf(h); j != nil && !itself {
+			return `\\?\` + j.leadsTo() + below, nil
 		}
 		return saved.finalPath(h)
 	}
@@ -147,36 +110,9 @@ func TestWindowsForeignJunctionAboveLockRefused(t *testing.T) {
 	injectJunctions(t, map[string]*fakeJunction{j: {owner: foreignSID, target: finalPathOf(trusted)}}, nil)
 	path := filepath.Join(j, "x.lock")
 	want := "junction or symbolic link " + j
-	calls := map[string]func() error{
-		"TryAcquire": func() error {
-			l, err := TryAcquire(path, nil)
-			if err == nil {
-				l.Release()
-			}
-			return err
-		},
-		"Acquire": func() error {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			l, err := Acquire(ctx, path, nil)
-			if err == nil {
-				l.Release()
-			}
-			return err
-		},
-		"NewLockDir": func() error {
-			d, err := NewLockDir(filepath.Join(j, "locks"))
-			if err == nil {
-				d.Close()
-			}
-			return err
-		},
-		"RequestTakeover": func() error { return RequestTakeover(path, time.Hour) },
-		"SignalOwner":     func() error { return SignalOwner(path, os.Kill) },
-	}
-	for name, call := range calls {
-		if err := call(); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), foreignSID) {
-			t.Errorf("%s below another user's junction = %v; want ErrUnsafePath naming %q and %s", name, err, want, foreignSID)
+	for _, c := range writingEntryPoints(path, filepath.Join(j, "locks"), os.Kill) {
+		if err := c.call(); !errors.Is(err, ErrUnsafePath) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), foreignSID) {
+			t.Errorf("%s below another user's junction = %v; want ErrUnsafePath naming %q and %s", c.name, err, want, foreignSID)
 		}
 	}
 	if ents, _ := os.ReadDir(j); len(ents) != 0 {

@@ -504,22 +504,31 @@ func init() {
 			fmt.Printf("error seccomp: %v\n", err)
 			os.Exit(1)
 		}
-		time.Sleep(time.Millisecond) // the runtime's poller takes its descriptor at the first sleep
-		lim := unix.Rlimit{Cur: 64, Max: 64}
-		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
-			fmt.Printf("error %v\n", err)
-			os.Exit(1)
-		}
-		for free := 0; free <= 8; free++ {
-			fds := fillFDs()
-			for _, fd := range fds[len(fds)-free:] {
-				unix.Close(fd)
-			}
+		withFreeFDs(8, func(free int) {
 			err := SignalOwner(os.Getenv(lockPathEnv), syscall.SIGUSR1)
-			for _, fd := range fds[:len(fds)-free] {
-				unix.Close(fd)
-			}
 			fmt.Printf("free=%d result %v\n", free, err)
+		})
+	}
+}
+
+// withFreeFDs runs fn(free) with free descriptors left in a full table of
+// 64, for free from 0 to most, in a child: it exits if it cannot limit the
+// table.
+func withFreeFDs(most int, fn func(free int)) {
+	time.Sleep(time.Millisecond) // the runtime's poller takes its descriptor at the first sleep
+	lim := unix.Rlimit{Cur: 64, Max: 64}
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		fmt.Printf("error %v\n", err)
+		os.Exit(1)
+	}
+	for free := 0; free <= most; free++ {
+		fds := fillFDs()
+		for _, fd := range fds[len(fds)-free:] {
+			unix.Close(fd)
+		}
+		fn(free)
+		for _, fd := range fds[:len(fds)-free] {
+			unix.Close(fd)
 		}
 	}
 }

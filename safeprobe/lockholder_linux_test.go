@@ -86,9 +86,7 @@ func TestLockFloodByAnotherUser(t *testing.T) {
 	n = envInt("SAFEPROBE_FLOOD_LOCKS", n)
 	dir := t.TempDir()
 	held := filepath.Join(dir, "held.lock")
-	holder := startLockChild(t, "lock-hold", lockPathEnv+"="+held, lockSignalEnv+"=1")
-	holder.expect(t, "locked")
-	holder.expect(t, "signals ready")
+	holder, _ := signalWatcher(t, held, false)
 	free := filepath.Join(dir, "free.lock")
 	if err := os.WriteFile(free, []byte(recordOf(exitedIdentity(t))), 0o600); err != nil {
 		t.Fatal(err)
@@ -251,9 +249,7 @@ func TestSignalOwnerHolderWhoseMainThreadExited(t *testing.T) {
 // ended signals nothing, and its error says why.
 func TestSignalOwnerContextEnds(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d.lock")
-	holder := startLockChild(t, "lock-hold", lockPathEnv+"="+path, lockSignalEnv+"=1")
-	holder.expect(t, "locked")
-	holder.expect(t, "signals ready")
+	holder, _ := signalWatcher(t, path, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := SignalOwnerContext(ctx, path, syscall.SIGUSR1, nil); !errors.Is(err, context.Canceled) {

@@ -13,33 +13,26 @@ import (
 // The record's reads and writes, on the lock file's descriptor itself.
 
 func (f *unixLockFile) ReadAt(b []byte, off int64) (int, error) {
-	n := 0
-	for n < len(b) {
-		m, err := unix.Pread(f.fd, b[n:], off+int64(n))
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return n, &fs.PathError{Op: "read", Path: f.path, Err: err}
-		case m == 0:
-			return n, io.EOF
-		}
-		n += m
-	}
-	return n, nil
+	return f.whole("read", unix.Pread, b, off, io.EOF)
 }
 
 func (f *unixLockFile) WriteAt(b []byte, off int64) (int, error) {
+	return f.whole("write", unix.Pwrite, b, off, io.ErrShortWrite)
+}
+
+// whole calls rw (pread or pwrite) at off until all of b is done, it fails,
+// or it does nothing (the end of the file, or a full disk): then short.
+func (f *unixLockFile) whole(op string, rw func(int, []byte, int64) (int, error), b []byte, off int64, short error) (int, error) {
 	n := 0
 	for n < len(b) {
-		m, err := unix.Pwrite(f.fd, b[n:], off+int64(n))
+		m, err := rw(f.fd, b[n:], off+int64(n))
 		switch {
 		case err == unix.EINTR:
 			continue
 		case err != nil:
-			return n, &fs.PathError{Op: "write", Path: f.path, Err: err}
+			return n, &fs.PathError{Op: op, Path: f.path, Err: err}
 		case m == 0:
-			return n, io.ErrShortWrite
+			return n, short
 		}
 		n += m
 	}

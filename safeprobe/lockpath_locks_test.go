@@ -60,3 +60,43 @@ func TestLockPathThatCannotBeALockFile(t *testing.T) {
 		t.Errorf("refused paths left %d entries in %s", len(ents), dir)
 	}
 }
+
+// entryPoint is one of the calls that write under a lock path, or signal
+// the process its record names: each walks the path through checkedPath.
+type entryPoint struct {
+	name string
+	call func() error
+}
+
+// writingEntryPoints are TryAcquire, Acquire (for up to 5 s), NewLockDir
+// of dir, RequestTakeover and SignalOwner (with sig) of path; each
+// releases or closes what it got.
+func writingEntryPoints(path, dir string, sig os.Signal) []entryPoint {
+	return []entryPoint{
+		{"TryAcquire", func() error {
+			l, err := TryAcquire(path, nil)
+			if err == nil {
+				l.Release()
+			}
+			return err
+		}},
+		{"Acquire", func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			l, err := Acquire(ctx, path, nil)
+			if err == nil {
+				l.Release()
+			}
+			return err
+		}},
+		{"NewLockDir", func() error {
+			d, err := NewLockDir(dir)
+			if err == nil {
+				d.Close()
+			}
+			return err
+		}},
+		{"RequestTakeover", func() error { return RequestTakeover(path, time.Hour) }},
+		{"SignalOwner", func() error { return SignalOwner(path, sig) }},
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -303,19 +302,14 @@ func selfToRecord() (id Identity, noID string, err error) {
 // host renamed while a process runs keeps its old name in that process's
 // records, which only people read.
 func hostName() string {
-	if h := hostCache.Load(); h != nil {
-		return *h
-	}
-	h, err := os.Hostname()
-	if err != nil {
-		return ""
-	}
-	h = recordedName(h)
-	hostCache.Store(&h)
+	h, _ := hostNames.get(func() (string, error) {
+		h, err := os.Hostname()
+		return recordedName(h), err
+	})
 	return h
 }
 
-var hostCache atomic.Pointer[string]
+var hostNames cached[string]
 
 // writeRecord replaces the content of a locked file with b; a file that
 // its open made is empty, and is not truncated first.

@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Holders and requesters in time and PID namespaces of their own, seen
@@ -163,28 +161,15 @@ func init() {
 	// free in a full table, for n from 0 to 6, and prints "free=<n>
 	// ok=<taken> identity=<its record has one> noid=<why not> err=<error>".
 	childModes["lock-few-fds"] = func() {
-		time.Sleep(time.Millisecond) // the runtime's poller takes its descriptor at the first sleep
-		lim := unix.Rlimit{Cur: 64, Max: 64}
-		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
-			fmt.Printf("error %v\n", err)
-			os.Exit(1)
-		}
-		for free := 0; free <= 6; free++ {
-			fds := fillFDs()
-			for _, fd := range fds[len(fds)-free:] {
-				unix.Close(fd)
-			}
+		withFreeFDs(6, func(free int) {
 			l, err := TryAcquire(fmt.Sprintf("%s.%d", os.Getenv(lockPathEnv), free), &LockOptions{NoSync: true})
 			var rec Record
 			if err == nil {
 				rec = l.Owner()
 				l.Release()
 			}
-			for _, fd := range fds[:len(fds)-free] {
-				unix.Close(fd)
-			}
 			fmt.Printf("free=%d ok=%v identity=%v noid=%q err=%v\n", free, err == nil, rec.HasIdentity, rec.NoIdentity, err)
-		}
+		})
 	}
 }
 

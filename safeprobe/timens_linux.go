@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"strconv"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,18 +30,9 @@ const userHZ = 100
 // read once it can be (a multithreaded process cannot change its own time
 // namespace: setns needs a single thread); a failure to read it (EMFILE,
 // say) is not kept.
-func bootOffsetTicks() (int64, error) {
-	if v := bootOffset.Load(); v != nil {
-		return *v, nil
-	}
-	ticks, err := readBootOffsetTicks()
-	if err == nil {
-		bootOffset.Store(&ticks)
-	}
-	return ticks, err
-}
+func bootOffsetTicks() (int64, error) { return bootOffset.get(readBootOffsetTicks) }
 
-var bootOffset atomic.Pointer[int64]
+var bootOffset cached[int64]
 
 func readBootOffsetTicks() (int64, error) {
 	var own, children unix.Stat_t
