@@ -108,7 +108,7 @@ func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, erro
 			continue
 		}
 		rec.Acquired = time.Now().UTC()
-		if err := writeRecord(f, formatRecord(rec), !o.NoSync); err != nil {
+		if err := writeRecord(f, formatOwnRecord(rec), !o.NoSync); err != nil {
 			// Leave nothing a full disk could make stick: no lock, and no
 			// file with a torn record, removed as Release removes it.
 			if rerr := release(f, p, nil); rerr != nil {

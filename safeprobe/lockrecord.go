@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -174,6 +175,36 @@ func formatRecord(r Record) []byte {
 	}
 	b = append(b, line...)
 	return append(b, '\n')
+}
+
+// formatOwnRecord is formatRecord of a record this process writes as it
+// takes a lock: all of it but the time is what the last one was (its PID,
+// identity, host and program), so the JSON of the rest is kept, and only
+// the time of acquisition appended, the last field formatRecord writes.
+func formatOwnRecord(r Record) []byte {
+	fixed := r
+	fixed.Acquired = time.Time{}
+	c := ownRecord.Load()
+	if c == nil || c.fixed != fixed {
+		b := formatRecord(fixed)
+		c = &ownRecordJSON{fixed: fixed, b: b[:len(b)-len("}\n")]}
+		ownRecord.Store(c)
+	}
+	if r.Version < 1 || r.Acquired.IsZero() {
+		return formatRecord(r)
+	}
+	b := append(make([]byte, 0, len(c.b)+64), c.b...)
+	b = append(b, `,"acquired":"`...)
+	b = r.Acquired.AppendFormat(b, time.RFC3339Nano)
+	return append(b, "\"}\n"...)
+}
+
+// ownRecord is the JSON formatOwnRecord keeps.
+var ownRecord atomic.Pointer[ownRecordJSON]
+
+type ownRecordJSON struct {
+	fixed Record // without Acquired
+	b     []byte // formatRecord(fixed) without its closing "}\n"
 }
 
 // parseRecord decodes an owner record. It returns a *RecordError (wrapping

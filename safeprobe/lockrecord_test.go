@@ -204,3 +204,23 @@ func TestRecordFitsWhateverTheNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatOwnRecordIsFormatRecord: the record TryAcquire writes, from
+// JSON kept between locks, is what formatRecord makes of it, as the
+// program, identity and time change.
+func TestFormatOwnRecordIsFormatRecord(t *testing.T) {
+	rec, err := newRecord("prog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noID := Record{PID: rec.PID, Version: recordVersion, NoIdentity: "none here", Host: "h", Program: "p"}
+	for i, r := range []Record{rec, rec, noID, rec, {PID: rec.PID}} {
+		r.Acquired = time.Date(2026, 1, 2, 3, 4, 5, i*1000, time.UTC) // i = 0: no fraction
+		if i == 1 {
+			r.Program = "other"
+		}
+		if got, want := formatOwnRecord(r), formatRecord(r); !bytes.Equal(got, want) {
+			t.Errorf("record %d: formatOwnRecord = %q, formatRecord = %q", i, got, want)
+		}
+	}
+}
