@@ -34,6 +34,17 @@ func lockDir(b *testing.B) string {
 func BenchmarkLock(b *testing.B) {
 	b.Run("uncontended/safeprobe", func(b *testing.B) { benchSafeprobe(b, false) })
 	b.Run("uncontended/safeprobe-nosync", func(b *testing.B) { benchSafeprobe(b, true) })
+	b.Run("uncontended/safeprobe-lockdir", func(b *testing.B) {
+		lock, err := lockInDir(lockDir(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := lock(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("uncontended/gofrs-flock", func(b *testing.B) {
 		path := filepath.Join(lockDir(b), "x.lock")
 		for b.Loop() {
@@ -125,6 +136,23 @@ func BenchmarkLockContended(b *testing.B) {
 	}
 }
 
+// lockInDir returns one TryAcquire+Release of a key in a LockDir made in
+// dir, without fsync: the directories above it were walked once, by
+// NewLockDir.
+func lockInDir(dir string) (func() error, error) {
+	d, err := safeprobe.NewLockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return func() error {
+		l, err := d.TryAcquire("x", &safeprobe.LockOptions{NoSync: true})
+		if err != nil {
+			return err
+		}
+		return l.Release()
+	}, nil
+}
+
 // lockOnce is one TryAcquire+Release (or its peer's), by implementation,
 // as BenchmarkLock's uncontended cases do it.
 var lockOnce = map[string]func(path string) error{
@@ -153,8 +181,16 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv("BENCH_SYSCALLS"); spec != "" {
 		parts := strings.Split(spec, ",")
 		n, _ := strconv.Atoi(parts[2])
+		lock := func() error { return lockOnce[parts[0]](parts[1]) }
+		if parts[0] == "safeprobe-lockdir" {
+			var err error
+			if lock, err = lockInDir(filepath.Dir(parts[1])); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
 		for range n {
-			if err := lockOnce[parts[0]](parts[1]); err != nil {
+			if err := lock(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}

@@ -26,7 +26,7 @@ echo "probe benchmarks (-count $runs)" >&2
 	-test.benchtime="${BENCHTIME:-10000x}" -test.count="$runs" >>"$out" 2>&1 || { cat "$out" >&2; exit 1; }
 
 echo "lock benchmarks ($runs alternating runs)" >&2
-locks=(safeprobe safeprobe-nosync gofrs-flock nightlyone-lockfile)
+locks=(safeprobe safeprobe-nosync safeprobe-lockdir gofrs-flock nightlyone-lockfile)
 for _ in $(seq "$runs"); do
 	for impl in "${locks[@]}"; do
 		"$work/bench.test" -test.run=NONE -test.bench="^BenchmarkLock\$/^uncontended\$/^$impl\$" \
@@ -74,6 +74,7 @@ syscalls() {
 }
 echo "system calls per round (strace -c, $rounds rounds)" >&2
 sp_calls=$(syscalls safeprobe)
+sd_calls=$(syscalls safeprobe-lockdir)
 fl_calls=$(syscalls gofrs-flock)
 
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
@@ -96,19 +97,20 @@ for c in live gone otheruser; do
 	a=$(med "Alive/$c") p=$(med "Probe/$c") i=$(med "IdentityProbe/$c")
 	echo "| $c | $(us "$k") µs | $(us "$f") µs | $(us "$g") µs | $(us "$a") µs | $(us "$p") µs | $(us "$i") µs | $(ratio "$a" "$k") | $(ratio "$a" "$g") |"
 done
-s=$(med "Lock/uncontended/safeprobe") n=$(med "Lock/uncontended/safeprobe-nosync")
+s=$(med "Lock/uncontended/safeprobe") n=$(med "Lock/uncontended/safeprobe-nosync") d=$(med "Lock/uncontended/safeprobe-lockdir")
 f=$(med "Lock/uncontended/gofrs-flock") l=$(med "Lock/uncontended/nightlyone-lockfile")
 cat <<MD
 
 ### Lock (median ns/op of $runs alternating runs; tmpfs; ratio to gofrs/flock)
 
-| case | safeprobe | safeprobe, no fsync | gofrs/flock | nightlyone/lockfile | safeprobe / flock |
-|---|---|---|---|---|---|
-| TryAcquire+Release | $(us "$s") µs | $(us "$n") µs | $(us "$f") µs | $(us "$l") µs | $(ratio "$n" "$f") (no fsync), $(ratio "$s" "$f") (fsync) |
+| case | safeprobe | safeprobe, no fsync | safeprobe LockDir, no fsync | gofrs/flock | nightlyone/lockfile | safeprobe / flock |
+|---|---|---|---|---|---|---|
+| TryAcquire+Release | $(us "$s") µs | $(us "$n") µs | $(us "$d") µs | $(us "$f") µs | $(us "$l") µs | $(ratio "$n" "$f") (no fsync), $(ratio "$s" "$f") (fsync), $(ratio "$d" "$f") (LockDir) |
 
 System calls per TryAcquire+Release (no fsync; strace -c over $rounds rounds, the Go runtime's own left out):
 
 - safeprobe: ${sp_calls}
+- safeprobe LockDir (the directories above walked once, by NewLockDir): ${sd_calls}
 - gofrs/flock TryLock+Unlock: ${fl_calls}
 
 MD
