@@ -138,12 +138,14 @@ const (
 // and devices, hard-linked files and files another user owns), takes an
 // exclusive lock without waiting on that same descriptor
 // (flock(LOCK_EX|LOCK_NB) on Unix, LockFileEx on one byte at offset 1<<20
-// on Windows, so the record stays readable), checks that the locked file is
-// still the one at the path (it may have been replaced or unlinked
-// meanwhile: then it starts over, or, if the lock was held when first tried
-// and its holder released and removed the file while it waited, it reports
-// ErrLocked and leaves the next turn to Acquire's backoff), and writes its
-// owner record (truncate, write, fsync), or removes the file as Release does.
+// on Windows, so the record stays readable), checks that a file it did not
+// make locked is still the one at the path (it may have been replaced or
+// unlinked meanwhile: then it starts over, or, if the lock was held when
+// first tried and its holder released and removed the file while it
+// waited, it reports ErrLocked and leaves the next turn to Acquire's
+// backoff; a file made locked had no name before it was locked, so no one
+// can have moved it without holding the lock), and writes its owner record
+// (truncate, write, fsync), or removes the file as Release does.
 //
 // Nothing has to clean up after a crash: the kernel drops the lock when the
 // holder dies (SIGKILL, power loss), so the next TryAcquire simply takes it
@@ -152,7 +154,8 @@ const (
 // inheritable on Windows), so a child the holder starts never keeps the lock.
 //
 // Release removes the file while still holding the lock, and only if the
-// path still names the locked file, then unlocks. A waiter that had the old
+// path still names the locked file, then unlocks (on Unix, by closing its
+// descriptor, the last of its open file). A waiter that had the old
 // file open gets the lock on a file no longer at the path and notices, so
 // two processes never both believe they hold the lock.
 //
