@@ -64,7 +64,10 @@ check:
 	$(GO) vet ./...
 	cd $(SAFEPROBE) && $(GO) vet ./...
 
+# The unit stage installs what safeprobe's tests need (mkfs.btrfs, for a
+# loop-mounted btrfs) as the wine stage installs Wine.
 unit:
+	bash tools/apt/need.sh btrfs-progs mkfs.btrfs
 	$(GO) test -race -count=1 -timeout=$(UNIT_TIMEOUT) ./...
 	cd $(SAFEPROBE) && $(GO) test -race -count=1 -timeout=$(UNIT_TIMEOUT) ./...
 
@@ -143,7 +146,8 @@ bench-build:
 	cd bench && $(GO) vet ./... && $(GO) test -count=1 -run=NONE -bench=NONE -timeout=$(BUILD_TIMEOUT) ./... >/dev/null
 
 # Analyzer overhead against a no-op analyzer, probe and lock against the
-# raw syscalls and peer libraries: one markdown table (minutes).
+# raw syscalls and peer libraries, and the lock's system calls (strace,
+# installed if missing): one markdown table (minutes).
 bench:
 	bash bench/run.sh
 

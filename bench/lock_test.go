@@ -34,6 +34,17 @@ func lockDir(b *testing.B) string {
 func BenchmarkLock(b *testing.B) {
 	b.Run("uncontended/safeprobe", func(b *testing.B) { benchSafeprobe(b, false) })
 	b.Run("uncontended/safeprobe-nosync", func(b *testing.B) { benchSafeprobe(b, true) })
+	b.Run("uncontended/safeprobe-lockdir", func(b *testing.B) {
+		lock, err := lockInDir(lockDir(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := lock(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("uncontended/gofrs-flock", func(b *testing.B) {
 		path := filepath.Join(lockDir(b), "x.lock")
 		for b.Loop() {
@@ -125,10 +136,67 @@ func BenchmarkLockContended(b *testing.B) {
 	}
 }
 
+// lockInDir returns one TryAcquire+Release of a key in a LockDir made in
+// dir, without fsync: the directories above it were walked once, by
+// NewLockDir.
+func lockInDir(dir string) (func() error, error) {
+	d, err := safeprobe.NewLockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return func() error {
+		l, err := d.TryAcquire("x", &safeprobe.LockOptions{NoSync: true})
+		if err != nil {
+			return err
+		}
+		return l.Release()
+	}, nil
+}
+
+// lockOnce is one TryAcquire+Release (or its peer's), by implementation,
+// as BenchmarkLock's uncontended cases do it.
+var lockOnce = map[string]func(path string) error{
+	"safeprobe": func(path string) error {
+		l, err := safeprobe.TryAcquire(path, &safeprobe.LockOptions{NoSync: true})
+		if err != nil {
+			return err
+		}
+		return l.Release()
+	},
+	"gofrs-flock": func(path string) error {
+		fl := flock.New(path)
+		if ok, err := fl.TryLock(); !ok || err != nil {
+			return fmt.Errorf("TryLock: %v, %v", ok, err)
+		}
+		return fl.Unlock()
+	},
+}
+
 // TestMain runs a contender instead of the tests when BENCH_CONTENDER is
 // set: it takes the lock rounds times, holding it briefly, and prints each
-// acquisition's latency in microseconds.
+// acquisition's latency in microseconds. With BENCH_SYSCALLS=impl,path,n
+// it takes and releases the lock n times (lockOnce) and exits, for
+// bench/run.sh to count the system calls under strace -c.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv("BENCH_SYSCALLS"); spec != "" {
+		parts := strings.Split(spec, ",")
+		n, _ := strconv.Atoi(parts[2])
+		lock := func() error { return lockOnce[parts[0]](parts[1]) }
+		if parts[0] == "safeprobe-lockdir" {
+			var err error
+			if lock, err = lockInDir(filepath.Dir(parts[1])); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		for range n {
+			if err := lock(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		os.Exit(0)
+	}
 	spec := os.Getenv("BENCH_CONTENDER")
 	if spec == "" {
 		os.Exit(m.Run())

@@ -9,7 +9,8 @@
 #     go vet's own (which first compiles every dependency: minutes);
 #   - the analyzer against a no-op analyzer through go vet -vettool;
 #   - the cost of pidlint's facts;
-#   - safeprobe's probe and lock against the raw syscalls and peer libraries.
+#   - safeprobe's probe and lock against the raw syscalls and peer libraries,
+#     and the system calls of one lock and unlock (bench/safeprobe.sh).
 #
 # RUNS (default 5) alternating runs per timing.
 set -euo pipefail
@@ -181,19 +182,9 @@ echo "facts" >&2
 facts=$(cd "$xtools" && "$work/factcost" ./...)
 facts_gopsutil=$(cd "$repo/bench" && "$work/factcost" github.com/shirou/gopsutil/v4/...)
 
-echo "probe and lock benchmarks (-count $runs)" >&2
-if ! (cd "$bench" &&
-	go test -run=NONE -bench='^Benchmark(Kill|FindProcessSignal|GopsutilPidExists|Alive|Probe|IdentityProbe|Lock)$' -benchtime="${BENCHTIME:-10000x}" -count="$runs" . &&
-	go test -run=NONE -bench='^BenchmarkLockContended$' -benchtime="${CONTENDED_ROUNDS:-800}x" -count=1 .) >"$work/bench.txt" 2>&1; then
-	cat "$work/bench.txt" >&2
-	exit 1
-fi
-
-# med NAME: the median ns/op of benchmark NAME.
-med() {
-	awk -v n="Benchmark$1-" 'index($1, n) == 1 && length($1) <= length(n) + 3 {print $3}' "$work/bench.txt" | median
-}
-us() { echo "scale=2; $1 / 1000" | bc; }
+# safeprobe's probe and lock, and the lock's system calls: a script of its
+# own, which can be run alone.
+safeprobe_md=$(RUNS=$runs bash "$bench/safeprobe.sh")
 
 cat <<MD
 
@@ -214,30 +205,7 @@ $(printf '%s\n' "${rows[@]}")
 Facts, x/tools ./...: $facts
 Facts, gopsutil/v4/...: $facts_gopsutil
 
-### Probe (median ns/op of $runs runs; ratio to syscall.Kill(pid, 0))
-
-| case | kill(pid,0) | FindProcess+Signal(0) | gopsutil PidExists | safeprobe.Alive | safeprobe.Probe | Identity.Probe | Alive / kill | Alive / gopsutil |
-|---|---|---|---|---|---|---|---|---|
 MD
-for c in live gone otheruser; do
-	k=$(med "Kill/$c") f=$(med "FindProcessSignal/$c") g=$(med "GopsutilPidExists/$c")
-	a=$(med "Alive/$c") p=$(med "Probe/$c") i=$(med "IdentityProbe/$c")
-	echo "| $c | $(us "$k") µs | $(us "$f") µs | $(us "$g") µs | $(us "$a") µs | $(us "$p") µs | $(us "$i") µs | $(ratio "$a" "$k") | $(ratio "$a" "$g") |"
-done
-if grep -q '^BenchmarkLock' "$work/bench.txt"; then
-	cat <<MD
-
-### Lock (median ns/op of $runs runs; tmpfs; ratio to gofrs/flock)
-
-| case | safeprobe | safeprobe, no fsync | gofrs/flock | nightlyone/lockfile | safeprobe / flock |
-|---|---|---|---|---|---|
-MD
-	for c in uncontended; do
-		s=$(med "Lock/$c/safeprobe") n=$(med "Lock/$c/safeprobe-nosync") f=$(med "Lock/$c/gofrs-flock") l=$(med "Lock/$c/nightlyone-lockfile")
-		echo "| TryAcquire+Release | $(us "$s") µs | $(us "$n") µs | $(us "$f") µs | $(us "$l") µs | $(ratio "$n" "$f") (no fsync), $(ratio "$s" "$f") (fsync) |"
-	done
-	echo
-	grep -o 'contended [a-z-]*: [0-9]* processes × [0-9][0-9]* rounds.*' "$work/bench.txt" | sed 's/^/- /' || true
-fi
+printf '%s\n' "$safeprobe_md"
 echo
 echo "bench: $(( $(date +%s) - start )) s" >&2

@@ -26,21 +26,35 @@
 //     pid, 0) tells a thread from a process and a zombie reads as running.
 //     Any other error (EMFILE when the fd table is full, say) is Unknown
 //     with that error, never a guess; nothing that failed is cached.
-//     Identity: field 22 of /proc/<pid>/stat (start time in clock ticks
-//     since boot), /proc/sys/kernel/random/boot_id, and, to tell apart two
-//     processes started in the same 10 ms tick, the serial (the inode of
-//     the pidfd on pidfs, Linux 6.9 and later: unique within the boot) and
-//     the PID namespace (the inode of /proc/<pid>/ns/pid, readable for
-//     another user's process only with ptrace access). Identities compare
-//     the serial and the namespace when both sides have them; on older
-//     kernels, and for records written before these fields, the start
-//     time, boot and (if recorded) namespace are all there is, and a PID
-//     reused within one tick in one namespace goes unnoticed. A poll of the
-//     pidfd after /proc is read proves /proc showed that process and not
-//     a newcomer. The state letter there is the main thread's: Z with
-//     other threads still running is a live process. A /proc mounted from
-//     another PID namespace names other processes, so identities are then
-//     ErrUnsupported.
+//     Identity: field 22 of /proc/<pid>/stat (start time in clock ticks since
+//     boot), /proc/sys/kernel/random/boot_id, and, to tell apart two processes
+//     started in the same 10 ms tick, the serial (the inode of the pidfd on
+//     pidfs, Linux 6.9 and later: unique within the boot) and the PID
+//     namespace (the inode of /proc/<pid>/ns/pid, readable for another user's
+//     process only with ptrace access). Where both sides have a serial it
+//     decides; otherwise identities compare the start time, and the namespace
+//     when both have it: on older kernels, and for records written before
+//     these fields, the start time, boot and (if recorded) namespace are all
+//     there is, and a PID reused within one tick in one namespace goes
+//     unnoticed. The start time is kept as the initial time namespace counts
+//     it: /proc adds the reader's boottime offset (a time namespace, Linux
+//     5.6), which the reader takes out (/proc/self/timens_offsets), so a
+//     daemon started under `unshare --time --boottime N` and its supervisor
+//     outside read one start. A poll of the pidfd after /proc is read proves
+//     /proc showed that process and not a newcomer. The state letter there is
+//     the main thread's: Z with other threads still running is a live process.
+//     A /proc mounted from another PID namespace names other processes, so
+//     identities of other processes are then ErrUnsupported; Self reads
+//     /proc/self, which names this process in any /proc it is visible in (a
+//     container sharing its host's /proc). An identity recorded in another PID
+//     namespace than the reader's is not judged by the PID, which names
+//     another process here or none: Identity.Probe says Unknown
+//     (ErrOtherPIDNamespace), Inspect that the lock is held by a process in
+//     another PID namespace (Status.OtherPIDNamespace), and SignalOwner
+//     signals nothing. A record never lacks an identity without saying so:
+//     where the OS gives none (ErrUnsupported), the record says why
+//     (Record.NoIdentity); where reading it failed (EMFILE), TryAcquire fails,
+//     having made nothing.
 //   - macOS: kill(pid, 0) for existence, sysctl kern.proc.pid for the zombie
 //     state (SZOMB) and start time, kern.bootsessionuuid for the boot.
 //   - FreeBSD: as macOS, decoding kinfo_proc's ki_stat and ki_start, less
@@ -66,18 +80,21 @@
 // has not been verified, as itself and as the lock's holder. On Unix the
 // lock trusts only what this process's user or root owns:
 //
-//   - TryAcquire, Acquire, NewLockDir and SignalOwner walk the path from the
-//     root as the kernel resolves it ("link/.." included), following
-//     symbolic links, and refuse (ErrUnsafePath, naming the directory or
-//     link and its owner) a directory on the way that another user owns or
-//     that its group or others may write without the sticky bit, and a
-//     symbolic link another user owns: whoever may rename a directory above
-//     a held lock file can move it away and let a second process take the
-//     lock. A sticky directory root owns, such as /tmp, is fine. Every
-//     component checked is one only this user or root can change, so
-//     opening by the path afterwards reaches what was checked. In a user
-//     namespace, a directory whose owner is not mapped reads as the
-//     overflow uid (65534) and is refused too.
+//   - TryAcquire, Acquire, NewLockDir, RequestTakeover and SignalOwner (every
+//     entry point that writes under a lock path or signals its holder, and all
+//     through one function) first refuse an empty path, and a lock file path
+//     whose form names a directory (fs.ErrInvalid), then walk the path from
+//     the root as the kernel resolves it ("link/.." included), before making
+//     anything (NewLockDir walks again what it made), following symbolic
+//     links, and refuse (ErrUnsafePath, naming the directory or link and its
+//     owner) a directory on the way that another user owns or that its group
+//     or others may write without the sticky bit, and a symbolic link another
+//     user owns: whoever may rename a directory above a held lock file can
+//     move it away and let a second process take the lock. A sticky directory
+//     root owns, such as /tmp, is fine. Every component checked is one only
+//     this user or root can change, so opening by the path afterwards reaches
+//     what was checked. In a user namespace, a directory whose owner is not
+//     mapped reads as the overflow uid (65534) and is refused too.
 //   - TryAcquire refuses a lock file another user owns, a symlink, a
 //     directory, FIFO, socket or device, a file its group or others may
 //     write, whose record anyone could have forged, and a file with more
@@ -88,7 +105,10 @@
 //     until it is removed, and the error says so. Each is refused whether
 //     found at the check before opening or put in place between the check
 //     and the open; so is a LockOptions.Mode with a group or others write
-//     bit.
+//     bit. A Mode without the owner's read and write (0400) is refused at
+//     once (fs.ErrInvalid): once its holder died, no one but root could
+//     open the file again, and an existing file so made ends Acquire at
+//     once with a permission error that names its mode.
 //   - A lock file TryAcquire creates is locked before anyone else can open
 //     it, so that no one who may read it (a Mode of 0644) locks it first:
 //     on Linux it is made unnamed (O_TMPFILE), locked and then linked at its
@@ -106,22 +126,31 @@
 //     4,096 bytes readers read.
 //   - SignalOwner refuses a lock file another user owns or that its group or
 //     others may write, and a record naming a process that runs as another
-//     user than the file's owner, which could not have opened the file to
-//     lock it and write the record (ErrUnsafePath). It signals only the
-//     process the record's identity names (see SignalOwnerWith), and only if
-//     that process holds the lock (ErrNotHeld otherwise): on Linux one of
-//     its own descriptors must hold it (/proc/<pid>/fdinfo), so a holder
-//     that exec'd after a child took over its descriptor, or another user
-//     who may read the file and locked it, cannot make the record's process
-//     a target. Where the OS does not name holders (macOS, the BSDs, and
+//     user than the file's owner, which could not have opened the file to lock
+//     it and write the record (ErrUnsafePath). It signals only the process the
+//     record's identity names (see SignalOwnerContext), and only if that
+//     process holds the lock (ErrNotHeld otherwise): on Linux one of its own
+//     descriptors must hold it, as /proc/<pid>/fdinfo lists the flocks held
+//     through a descriptor, and the descriptor, stat'ed through
+//     /proc/<pid>/fd, must name the lock file by its own device and inode (not
+//     by the file system's device, which btrfs subvolumes share), in the
+//     descriptor table of the process or, when its main thread has exited, of
+//     its other threads; so a holder that exec'd after a child took over its
+//     descriptor, or another user who may read the file and locked it, cannot
+//     make the record's process a target. That costs what the holder has,
+//     never what other users hold: the machine's table of locks (/proc/locks),
+//     which another user may fill with hundreds of thousands of flocks, is
+//     read only as Inspect reads it, and only when the record's process holds
+//     nothing. Where the OS does not name holders (macOS, the BSDs, and
 //     another user's process for a caller other than root) it refuses a lock
 //     file that its group or others may read, who could hold it. The signal
 //     goes through a pidfd that safeprobe opens before the checks (not
-//     os.FindProcess's, which falls back to the PID when pidfd_open fails,
-//     for good once its first call in the process did, and has none before
-//     Go 1.23); when none can be had (EMFILE), nothing is signalled. Only on
-//     Linux kernels without pidfds, and on macOS and the BSDs, is it
-//     kill(2) right after the checks.
+//     os.FindProcess's, which falls back to the PID when pidfd_open fails, for
+//     good once its first call in the process did, and has none before Go
+//     1.23); when none can be had (EMFILE), nothing is signalled. Only on
+//     Linux kernels without pidfds, and on macOS and the BSDs, is it kill(2)
+//     right after the checks. SignalOwnerContext ends with its context;
+//     SignalOwner and SignalOwnerWith after SignalOwnerTimeout (5 s).
 //   - NewLockDir refuses a directory another user owns or its group or
 //     anyone may write to without the sticky bit, then keeps it open and
 //     opens, checks and removes lock files relative to it, never following
@@ -136,11 +165,18 @@
 //     still blocks that user's requests, as a lock file name made in advance
 //     blocks the lock itself.
 //   - Inspect reports what a lock file says, whoever wrote it: Status.Record
-//     is a claim, and its path is not walked. Whether the lock is held it
-//     asks without taking a lock where the OS lists holders (Linux:
-//     /proc/locks, read once per call and for no longer than
-//     InspectContext's context allows), so it cannot make a TryAcquire
-//     fail; elsewhere it takes the exclusive lock for a moment. A shared
+//     is a claim, and its path is not walked. Whether the lock is held it asks
+//     without taking a lock where it can, so that it cannot make a TryAcquire
+//     fail: on Linux, first of the process the record names, through its own
+//     descriptors as SignalOwner asks (a shared flock counts), then of
+//     /proc/locks, which can only say that the lock is free (no line with the
+//     file's device and inode numbers, which another user's file on a btrfs
+//     subvolume may share) and is read only up to 64 KiB (some 1,100 locks:
+//     the kernel walks the table from its start for each page, so a table
+//     another user filled would take a minute to read whole). Otherwise
+//     (another file with the same numbers, a larger table, macOS and the BSDs,
+//     a PID namespace whose /proc/locks may omit holders) it takes the
+//     exclusive lock on its own open file for a moment and drops it. A shared
 //     flock counts as held, as it stops TryAcquire.
 //
 // On Windows the owner is a SID, and the lock trusts a lock file, takeover
@@ -162,10 +198,23 @@
 //     directory, a device or pipe, and a file with more than one link.
 //     Unlike on Unix, Inspect refuses too: the owner is read on the handle
 //     every lock file is opened through.
-//   - TryAcquire, Acquire, NewLockDir and SignalOwner check every directory
-//     from the volume's root down to the lock's, as reached through reparse
-//     points, and NewLockDir the directory itself; lock files are then
-//     opened by their whole path.
+//   - TryAcquire, Acquire, NewLockDir, RequestTakeover and SignalOwner check
+//     every directory from the volume's root down to the lock's, and
+//     NewLockDir the directory itself, opening each as itself
+//     (FILE_FLAG_OPEN_REPARSE_POINT): a junction or directory symbolic link is
+//     judged as the reparse point it is, not by its target, and refused when
+//     another principal owns it or may re-point it (write its data or
+//     attributes, or delete it), as a symlink of another user's is on Unix.
+//     Another user who may make a missing directory on the path (below C:\, or
+//     in a ProgramData folder that lets Users add) could otherwise make it a
+//     junction to a trusted directory A, let one process lock A\x.lock, re-
+//     point it at B, and let a second lock B\x.lock. A trusted one is
+//     followed, and the walk goes on from its target's own path. The walk ends
+//     with the final path of the lock's directory (GetFinalPathNameByHandle),
+//     and the lock file, opened by its whole path, must be in it
+//     (ErrUnsafePath otherwise: something on the way changed between the walk
+//     and the open). NewLockDir refuses a lock directory that is itself a
+//     junction or symbolic link.
 //   - TakeoverRequested ignores a takeover marker whose owner SID is not
 //     the lock file's.
 //   - A lock file TryAcquire creates gets a protected DACL (its user,
@@ -198,8 +247,41 @@
 // inherit-only ACE, a volume's root, the descriptors given to CreateFile
 // and CreateDirectory) are tested through the injected OS layer
 // (oslayer_windows.go); share modes, byte-range locks, the DACL Wine makes
-// for a 0644 file, the stale-holder wait and real processes are tested
-// under Wine.
+// for a 0644 file, the stale-holder wait, final paths and real processes
+// are tested under Wine. Wine 8 makes no junctions (FSCTL_SET_REPARSE_POINT
+// fails with ERROR_NOT_SUPPORTED, and CreateSymbolicLink makes nothing), so
+// a junction, its owner and its target are injected through the OS layer
+// too; the test that makes a real one runs on Windows and skips under
+// Wine, saying so.
+//
+// # Out of scope
+//
+// The lock is only as good as the file system's own locks, and two are
+// not good enough to hold it, so nothing here claims to:
+//
+//   - NFS and other network file systems. Linux turns a flock on NFS into
+//     a byte-range lock kept by the server, which the holder's kernel no
+//     longer lists as a flock (/proc/locks and fdinfo do not show it), and
+//     which a client loses when its lease lapses in a network partition or
+//     the server restarts without reclaiming it: a second holder then
+//     takes the lock while the first still believes it holds it. A
+//     record's PID and identity name a process on whichever machine wrote
+//     it, which a reader on another cannot probe. O_TMPFILE is refused,
+//     so a new lock file is made by name, and one who may read it can
+//     lock it first.
+//   - overlayfs across layers. A lock file in a lower (image) layer is one
+//     inode to a process that opens it read-only and another, its copy in
+//     the upper layer, to one that opens it for writing: their flocks do
+//     not meet, so Inspect (which opens read-only) may call a held lock
+//     free, and two containers with their own upper layers over one lower
+//     layer hold two locks on "one" file. Keep lock files in a directory
+//     made in the upper layer, or on a volume or bind mount (one file
+//     system): there the lock is the kernel's as anywhere.
+//
+// Inspect and SignalOwner say nothing for such a file that the kernel
+// does not: where a flock may be kept elsewhere (NFS, SMB, CIFS, Ceph,
+// FUSE, 9p, AFS, Coda, OCFS2, GFS2), /proc/locks is not asked, and only
+// the probe (taking the lock) is.
 //
 // # Go version
 //
@@ -228,7 +310,7 @@
 //
 //	_linux        by name
 //	              android linux
-//	              identity lock locksignal oslayer probe procfs
+//	              identity lock lockholder locksignal locktable oslayer probe procfs timens
 //	_darwin       by name
 //	              darwin ios
 //	              identity kinfo
@@ -255,7 +337,7 @@
 //	              identity kinfo oslayer probe
 //	_flock        darwin || dragonfly || freebsd || linux || netbsd || openbsd
 //	              android darwin dragonfly freebsd ios linux netbsd openbsd
-//	              lock lockancestors
+//	              lock lockancestors lockio lockopen
 //	_bsd          darwin || dragonfly || freebsd || netbsd || openbsd
 //	              darwin dragonfly freebsd ios netbsd openbsd
 //	              lock

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync/atomic"
 )
 
 // Identity names one process for ever: a PID alone is recycled by the OS,
@@ -16,7 +15,9 @@ import (
 type Identity struct {
 	PID int `json:"pid"`
 	// StartTime is when the process started, in the OS's own unit: clock
-	// ticks since boot on Linux, microseconds since the Unix epoch on
+	// ticks since boot on Linux (as the initial time namespace counts
+	// them: a reader in a time namespace takes its boottime offset out, so
+	// readers inside and outside agree), microseconds since the Unix epoch on
 	// macOS, microseconds since boot on FreeBSD, 100 ns intervals since
 	// 1601 (FILETIME) on Windows. None of them moves when the clock is set.
 	// It is only ever compared for equality.
@@ -40,21 +41,15 @@ type Identity struct {
 	PIDNamespace uint64 `json:"pidns,omitempty"`
 }
 
-// Self returns the identity of the calling process.
-func Self() (Identity, error) {
-	if id := self.Load(); id != nil {
-		return *id, nil
-	}
-	id, err := Lookup(os.Getpid())
-	if err == nil {
-		self.Store(&id)
-	}
-	return id, err
-}
+// Self returns the identity of the calling process. On Linux it is read
+// through /proc/self, which names this process even in a /proc mounted
+// from another PID namespace (a container that shares its host's), where
+// /proc/<pid> names another process or none.
+func Self() (Identity, error) { return self.get(lookupSelf) }
 
-// self caches the caller's identity, which cannot change: a Go process
-// does not fork without exec.
-var self atomic.Pointer[Identity]
+// self is the caller's identity, which cannot change: a Go process does
+// not fork without exec.
+var self cached[Identity]
 
 // Lookup returns the identity of the process that has the PID now. For a PID
 // no process has, the error satisfies errors.Is(err, os.ErrProcessDone).
@@ -65,13 +60,39 @@ func Lookup(pid int) (Identity, error) {
 	return lookup(pid)
 }
 
-// Same reports whether id and other name the same process: the PID, start
-// time and boot must be equal, and Serial and PIDNamespace too where both
-// have them (zero is "not recorded", so identities recorded before those
-// fields existed still match).
+// Same reports whether id and other name the same process: the PID and
+// boot must be equal, and where both have a Serial, which no two processes
+// of a boot share, it decides; otherwise the start time must be equal,
+// and PIDNamespace too where both have it (zero is "not recorded", so
+// identities recorded before those fields existed still match). The
+// serial decides over the start time because the start time is read as
+// the reader's time namespace counts it: a record written in a time
+// namespace by a version of this package that did not count its offset
+// out names its process by a start time no one outside reads.
 func (id Identity) Same(other Identity) bool {
-	return id.PID == other.PID && id.StartTime == other.StartTime && id.BootID == other.BootID &&
-		sameIfBoth(id.Serial, other.Serial) && sameIfBoth(id.PIDNamespace, other.PIDNamespace)
+	if id.PID != other.PID || id.BootID != other.BootID {
+		return false
+	}
+	if id.Serial != 0 && other.Serial != 0 {
+		return id.Serial == other.Serial
+	}
+	return id.StartTime == other.StartTime && sameIfBoth(id.PIDNamespace, other.PIDNamespace)
+}
+
+// ErrOtherPIDNamespace is wrapped by the error of Identity.Probe (State
+// Unknown) for an identity recorded in another PID namespace than this
+// process's, which it does not name here: its PID here names another
+// process, or none. Such a process is neither judged exited nor signalled.
+var ErrOtherPIDNamespace = errors.New("a process in another PID namespace")
+
+// otherPIDNamespace reports whether id was recorded in another PID
+// namespace than this process's, where both are known.
+func otherPIDNamespace(id Identity) bool {
+	if id.PIDNamespace == 0 {
+		return false
+	}
+	self, err := Self()
+	return err == nil && self.PIDNamespace != 0 && self.PIDNamespace != id.PIDNamespace
 }
 
 // sameIfBoth compares two optional numbers, zero meaning unknown.
@@ -95,21 +116,27 @@ func (id Identity) String() string {
 
 // Probe reports the state of the process id names: Reused when its PID now
 // belongs to another process (also one started in a later boot), otherwise
-// what Probe says of the PID.
+// what Probe says of the PID. An identity recorded in another PID
+// namespace than this process's (a container's, seen from its host, or
+// the other way round) that its PID does not name here is Unknown, with an
+// error wrapping ErrOtherPIDNamespace: that PID means another process
+// here, or none, and says nothing of the recorded one.
 func (id Identity) Probe() (State, error) {
 	if err := ValidatePID(id.PID); err != nil {
 		return Unknown, err
 	}
 	cur, s, err := lookupAgainst(id)
 	switch {
+	case err == nil && id.Same(cur):
+		return s, nil
+	case otherPIDNamespace(id):
+		return Unknown, fmt.Errorf("safeprobe: %v: %w, whose pid %d names another process here, or none", id, ErrOtherPIDNamespace, id.PID)
 	case errors.Is(err, os.ErrProcessDone):
 		return NotFound, nil
 	case err != nil:
 		return Unknown, err
-	case !id.Same(cur):
-		return Reused, nil
 	}
-	return s, nil
+	return Reused, nil
 }
 
 // probeThenLookup is lookupState where the OS answers the state and the
@@ -136,6 +163,7 @@ func probeThenLookup(pid int) (Identity, State, error) {
 // same functions for its OSes:
 //
 //	lookup(pid) (Identity, error)                // the identity alone
+//	lookupSelf() (Identity, error)               // this process's
 //	lookupState(pid) (Identity, State, error)    // with the state, consistent
 //	processUID(pid) (uint32, error)              // the effective user (not Windows)
 //

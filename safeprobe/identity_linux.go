@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,12 +57,27 @@ func readIdentity(pid int, want *Identity) (Identity, State, error) {
 	if !procIsOurs() {
 		return Identity{}, Unknown, fmt.Errorf("safeprobe: identity of process %d: %w", pid, errForeignProc)
 	}
+	return readIdentityAt(pid, procPath(pid, ""), want)
+}
+
+// lookupSelf reads this process's identity through /proc/self, which names
+// it whichever PID namespace /proc was mounted from, so long as this
+// process is visible there (a container sharing its host's /proc), where
+// /proc/<pid> names another process or none.
+func lookupSelf() (Identity, error) {
+	id, _, err := readIdentityAt(os.Getpid(), "/proc/self/", nil)
+	return id, err
+}
+
+// readIdentityAt is readIdentity of the process whose /proc directory is
+// dir ("/proc/<pid>/", or "/proc/self/" for this process).
+func readIdentityAt(pid int, dir string, want *Identity) (Identity, State, error) {
 	boot, err := bootID()
 	if err != nil {
 		return Identity{}, Unknown, err
 	}
 	for attempt := 0; attempt < identityRetries; attempt++ {
-		id, s, settled, err := readIdentityOnce(pid, boot, want)
+		id, s, settled, err := readIdentityOnce(pid, dir, boot, want)
 		if settled {
 			return id, s, err
 		}
@@ -70,7 +85,7 @@ func readIdentity(pid int, want *Identity) (Identity, State, error) {
 	return Identity{}, Unknown, fmt.Errorf("safeprobe: identity of process %d: its PID kept changing hands while read", pid)
 }
 
-func readIdentityOnce(pid int, boot string, want *Identity) (id Identity, s State, settled bool, err error) {
+func readIdentityOnce(pid int, dir, boot string, want *Identity) (id Identity, s State, settled bool, err error) {
 	fail := func(err error) (Identity, State, bool, error) {
 		return Identity{}, Unknown, true, fmt.Errorf("safeprobe: identity of process %d: %w", pid, err)
 	}
@@ -98,7 +113,7 @@ func readIdentityOnce(pid int, boot string, want *Identity) (id Identity, s Stat
 	// Field 22 can sit past byte 1024 only with a 64-byte command name
 	// and huge counters; 2 KiB holds any stat line.
 	var buf [2048]byte
-	n, err := sys.readFile(procPath(pid, "stat"), buf[:])
+	n, err := sys.readFile(dir+"stat", buf[:])
 	if procGone(err) {
 		if err := sys.kill(pid, 0); err == nil || err == unix.EPERM {
 			return fail(fmt.Errorf("hidden from /proc (hidepid?): %w", ErrUnsupported))
@@ -112,8 +127,14 @@ func readIdentityOnce(pid int, boot string, want *Identity) (id Identity, s Stat
 	if err != nil {
 		return fail(err)
 	}
-	id.StartTime, s = start, stateOf(letter, threads)
-	if fd < 0 {
+	// As the initial time namespace counts it, whichever this process
+	// reads from.
+	offset, err := bootOffsetTicks()
+	if err != nil {
+		return fail(err)
+	}
+	id.StartTime, s = uint64(int64(start)-offset), stateOf(letter, threads)
+	if fd < 0 && dir != "/proc/self/" { // this process is no thread of another
 		_, tgid, err := readStatus(pid)
 		switch {
 		case procGone(err):
@@ -127,7 +148,7 @@ func readIdentityOnce(pid int, boot string, want *Identity) (id Identity, s Stat
 	// The namespace is not worth a stat only to compare an identity
 	// recorded without one, unless the serial lets it be remembered.
 	if want == nil || want.PIDNamespace != 0 || id.Serial != 0 {
-		if id.PIDNamespace, err = pidNamespace(pid); err != nil {
+		if id.PIDNamespace, err = pidNamespace(dir); err != nil {
 			return fail(err)
 		}
 	}
@@ -233,31 +254,30 @@ func pidfdSerial(fd int) (uint64, error) {
 	return st.Ino, nil
 }
 
-// pidNamespace returns the inode of the PID namespace of the process, or
-// 0 where it may not be read: another user's process needs ptrace read
-// access, and kernels without PID namespaces have no ns/pid. A process
-// gone meanwhile also gives 0; its identity is then caught by the pidfd or
-// the next probe.
-func pidNamespace(pid int) (uint64, error) {
+// pidNamespace returns the inode of the PID namespace of the process
+// whose /proc directory is dir, or 0 where it may not be read: another
+// user's process needs ptrace read access, and kernels without PID
+// namespaces have no ns/pid. A process gone meanwhile also gives 0; its
+// identity is then caught by the pidfd or the next probe.
+func pidNamespace(dir string) (uint64, error) {
 	var st unix.Stat_t
-	err := unix.Stat(procPath(pid, "ns/pid"), &st)
+	err := unix.Stat(dir+"ns/pid", &st)
 	switch {
 	case err == nil:
 		return st.Ino, nil
 	case procGone(err) || err == unix.EACCES || err == unix.EPERM:
 		return 0, nil
 	}
-	return 0, fmt.Errorf("stat /proc/%d/ns/pid: %w", pid, err)
+	return 0, fmt.Errorf("stat %sns/pid: %w", dir, err)
 }
 
-// bootCache holds the boot ID once read: it changes only with a reboot,
-// which ends the process. A failed read (EMFILE, say) is not cached.
-var bootCache atomic.Pointer[string]
+// bootIDs holds the boot ID once read: it changes only with a reboot,
+// which ends the process.
+var bootIDs cached[string]
 
-func bootID() (string, error) {
-	if id := bootCache.Load(); id != nil {
-		return *id, nil
-	}
+func bootID() (string, error) { return bootIDs.get(readBootID) }
+
+func readBootID() (string, error) {
 	var buf [64]byte
 	n, err := sys.readFile("/proc/sys/kernel/random/boot_id", buf[:])
 	if err != nil {
@@ -267,7 +287,6 @@ func bootID() (string, error) {
 	if len(id) != 36 {
 		return "", fmt.Errorf("safeprobe: boot id %q: %w", id, errProcFormat)
 	}
-	bootCache.Store(&id)
 	return id, nil
 }
 

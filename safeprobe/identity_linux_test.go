@@ -73,14 +73,21 @@ func TestIdentityNamesSerialAndPIDNamespace(t *testing.T) {
 	if !strings.Contains(ida.String(), fmt.Sprintf("serial %d, pidns %d", ida.Serial, ida.PIDNamespace)) {
 		t.Errorf("String() = %q does not show the serial and pidns", ida)
 	}
-	// The serial alone does not vouch for the rest: a remembered serial
-	// still has its own start time and namespace.
-	for _, forged := range []Identity{
-		{PID: a, StartTime: ida.StartTime + 1, BootID: ida.BootID, Serial: ida.Serial, PIDNamespace: ida.PIDNamespace},
-		{PID: a, StartTime: ida.StartTime, BootID: ida.BootID, Serial: ida.Serial, PIDNamespace: ida.PIDNamespace + 1},
+	// Where both have a serial it decides, as no two processes of a boot
+	// share one: a start time read in another time namespace differs.
+	// Without one, the start time and the namespace do.
+	for _, c := range []struct {
+		id   Identity
+		want State
+	}{
+		{Identity{PID: a, StartTime: ida.StartTime + 100, BootID: ida.BootID, Serial: ida.Serial, PIDNamespace: ida.PIDNamespace}, Running},
+		{Identity{PID: a, StartTime: ida.StartTime, BootID: ida.BootID, Serial: ida.Serial + 1, PIDNamespace: ida.PIDNamespace}, Reused},
+		{Identity{PID: a, StartTime: ida.StartTime + 1, BootID: ida.BootID, PIDNamespace: ida.PIDNamespace}, Reused},
+		// Another PID namespace's: its PID says nothing here.
+		{Identity{PID: a, StartTime: ida.StartTime, BootID: ida.BootID, PIDNamespace: ida.PIDNamespace + 1}, Unknown},
 	} {
-		if s, err := forged.Probe(); s != Reused || err != nil {
-			t.Errorf("%v.Probe() = %v, %v; want reused (the process is %v)", forged, s, err, ida)
+		if s, err := c.id.Probe(); s != c.want || (err != nil) != (c.want == Unknown) || err != nil && !errors.Is(err, ErrOtherPIDNamespace) {
+			t.Errorf("%v.Probe() = %v, %v; want %v (the process is %v)", c.id, s, err, c.want, ida)
 		}
 	}
 	// The owner record carries both.

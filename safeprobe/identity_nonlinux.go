@@ -2,6 +2,8 @@
 
 package safeprobe
 
+import "os"
+
 // lookupAgainst reads the whole identity: outside Linux no field is read
 // only to be compared.
 //
@@ -9,3 +11,6 @@ package safeprobe
 func lookupAgainst(want Identity) (Identity, State, error) {
 	return lookupState(want.PID)
 }
+
+// lookupSelf is lookup of this process.
+func lookupSelf() (Identity, error) { return lookup(os.Getpid()) }

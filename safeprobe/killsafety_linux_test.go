@@ -79,13 +79,19 @@ func TestSignalOwnerKillSafety(t *testing.T) {
 	withID := func(id Identity) []byte {
 		return formatRecord(Record{PID: id.PID, Version: recordVersion, Identity: id, HasIdentity: true})
 	}
-	reused, otherBoot := liveID, liveID
+	// A PID reused: recorded with a serial of its own, or, where pidfds
+	// had none, with only its start time.
+	reused, reusedSerial, otherBoot := liveID, liveID, liveID
 	reused.StartTime++
+	reused.Serial = 0
+	reusedSerial.StartTime++
+	reusedSerial.Serial++
 	otherBoot.BootID = "00000000-0000-0000-0000-000000000000"
 	records := map[string][]byte{
 		"live":       withID(liveID),
 		"self":       withID(self),
 		"reused":     withID(reused),
+		"reused too": withID(reusedSerial),
 		"other boot": withID(otherBoot),
 		"gone":       withID(Identity{PID: gone, StartTime: 1, BootID: self.BootID}),
 		"bare live":  formatRecord(Record{PID: live}),
@@ -148,7 +154,7 @@ func TestSignalOwnerKillSafety(t *testing.T) {
 			t.Errorf("record %q was never signalled, with any options and either file", name)
 		}
 	}
-	for _, name := range []string{"reused", "other boot", "gone", "zero", "minus one", "wraps to 1", "empty", "json pid 0", "disagrees"} {
+	for _, name := range []string{"reused", "reused too", "other boot", "gone", "zero", "minus one", "wraps to 1", "empty", "json pid 0", "disagrees"} {
 		if signalled[name] {
 			t.Errorf("record %q was signalled", name)
 		}

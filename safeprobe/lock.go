@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 )
@@ -65,13 +63,19 @@ type lockFile interface {
 	// means another open file holds a lock on it.
 	tryLock() error
 	// probeHeld reports whether an open file holds a lock that stops
-	// tryLock: from the OS's table of lock holders (read until ctx ends),
-	// or by taking the lock, with grace retries, and dropping it.
-	probeHeld(ctx context.Context) (bool, error)
+	// tryLock: where the OS says which process holds a lock, from process
+	// pid's descriptors (the record's PID, or 0), then from its table of
+	// locks when that shows the file free, and otherwise by taking the
+	// lock, with grace retries, and dropping it; until ctx ends.
+	probeHeld(ctx context.Context, pid int) (bool, error)
 	// othersMayOpen refuses (ErrUnsafePath) a file that users other than
 	// this process's and the administrator may open, and so lock.
 	othersMayOpen() error
 	unlock() error
+	// fresh reports that this open made the file, already locked
+	// (createLocked), so that no one else has had it: it is empty, and
+	// its path names it.
+	fresh() bool
 	// key names the open file (device and inode, or volume and file ID).
 	key() fileKey
 	// owner is the file's owner, as read when it was opened. Each
@@ -91,13 +95,17 @@ type lockPath struct {
 	path string     // the whole path: for errors, and the file where dir is nil
 	dir  *dirHandle // the LockDir's directory, or nil
 	name string     // the file's name in dir
+	// checked is the directory the walk above the path (checkedPath)
+	// resolved it to, where the OS says where an open file is (Windows),
+	// for the open to compare; "" where it was not walked or says nothing.
+	checked string
 }
 
 func pathOf(path string) lockPath { return lockPath{path: path} }
 
 // withSuffix names the file beside p whose name is p's plus suffix.
 func (p lockPath) withSuffix(suffix string) lockPath {
-	return lockPath{path: p.path + suffix, dir: p.dir, name: p.name + suffix}
+	return lockPath{path: p.path + suffix, dir: p.dir, name: p.name + suffix, checked: p.checked}
 }
 
 // openLockFile is openLockFileAt of a path alone.
@@ -130,12 +138,14 @@ const (
 // and devices, hard-linked files and files another user owns), takes an
 // exclusive lock without waiting on that same descriptor
 // (flock(LOCK_EX|LOCK_NB) on Unix, LockFileEx on one byte at offset 1<<20
-// on Windows, so the record stays readable), checks that the locked file is
-// still the one at the path (it may have been replaced or unlinked
-// meanwhile: then it starts over, or, if the lock was held when first tried
-// and its holder released and removed the file while it waited, it reports
-// ErrLocked and leaves the next turn to Acquire's backoff), and writes its
-// owner record (truncate, write, fsync), or removes the file as Release does.
+// on Windows, so the record stays readable), checks that a file it did not
+// make locked is still the one at the path (it may have been replaced or
+// unlinked meanwhile: then it starts over, or, if the lock was held when
+// first tried and its holder released and removed the file while it
+// waited, it reports ErrLocked and leaves the next turn to Acquire's
+// backoff; a file made locked had no name before it was locked, so no one
+// can have moved it without holding the lock), and writes its owner record
+// (truncate, write, fsync), or removes the file as Release does.
 //
 // Nothing has to clean up after a crash: the kernel drops the lock when the
 // holder dies (SIGKILL, power loss), so the next TryAcquire simply takes it
@@ -144,7 +154,8 @@ const (
 // inheritable on Windows), so a child the holder starts never keeps the lock.
 //
 // Release removes the file while still holding the lock, and only if the
-// path still names the locked file, then unlocks. A waiter that had the old
+// path still names the locked file, then unlocks (on Unix, by closing its
+// descriptor, the last of its open file). A waiter that had the old
 // file open gets the lock on a file no longer at the path and notices, so
 // two processes never both believe they hold the lock.
 //
@@ -202,199 +213,4 @@ func (l *Lock) Check() error {
 		return &LockError{Op: "check", Path: l.loc.path, Err: fmt.Errorf("%w: the path names another file now", ErrNotHeld)}
 	}
 	return nil
-}
-
-// testHookOpened, if set, runs in TryAcquire between opening the lock file
-// and locking it, and may wrap it to inject faults (a full disk, fsync).
-var testHookOpened func(lockFile) lockFile
-
-// TryAcquire takes the lock at path without waiting. If another open file
-// holds it, the error wraps ErrLocked and names the holder's PID when its
-// record is readable. A stale file (its holder died, or a record from an
-// earlier boot) or a corrupt record does not stop it: only the kernel lock
-// decides. On Windows, where a dead process's locks are released some time
-// after it exits, TryAcquire keeps trying for up to staleReleaseWait (2 s)
-// when the lock is held but its record names a process that is gone; that
-// wait is spent once per file and record in a process: later calls that
-// find the lock still held under the same record report ErrLocked at once.
-func TryAcquire(path string, opts *LockOptions) (*Lock, error) {
-	return tryAcquire(context.Background(), pathOf(path), opts)
-}
-
-// tryAcquire is TryAcquire of p; the wait for a dead holder's late
-// release (Windows) ends with ctx.
-func tryAcquire(ctx context.Context, p lockPath, opts *LockOptions) (*Lock, error) {
-	path := p.path
-	o := opts.withDefaults()
-	fail := func(pid int, err error) (*Lock, error) {
-		return nil, &LockError{Op: "acquire", Path: path, PID: pid, Err: err}
-	}
-	if o.Mode&0o022 != 0 {
-		// Whoever may write the record may name any process in it.
-		return fail(0, fmt.Errorf("%w: LockOptions.Mode %#o lets group or others write the owner record", ErrUnsafePath, o.Mode))
-	}
-	if p.dir == nil {
-		// A LockDir's directory was checked, and is used as it was then.
-		if err := checkAncestors(path); err != nil {
-			return fail(0, err)
-		}
-	}
-	var lastErr error
-	// Only starting over on a changed file counts against maxReopen; the
-	// wait for a dead holder's lock is bounded by staleWaitEnd.
-	for reopens := 0; reopens < maxReopen; {
-		f, err := openLockFileAt(p, true, o.Mode)
-		if errors.Is(err, fs.ErrNotExist) && dirExists(p) {
-			// open(O_CREAT) raced a holder's unlink: try again.
-			lastErr = err
-			reopens++
-			continue
-		}
-		if err != nil {
-			return fail(0, err)
-		}
-		if testHookOpened != nil {
-			f = testHookOpened(f)
-		}
-		k := f.key()
-		if heldHere(k) {
-			f.Close()
-			return fail(os.Getpid(), fmt.Errorf("%w by this process", ErrLocked))
-		}
-		contended, err := lockWithGrace(f)
-		if errors.Is(err, errWouldBlock) {
-			rec, perr := parseRecord(readRecordBytes(f))
-			f.Close()
-			if staleReleaseWait > 0 && perr == nil && holderGone(rec) {
-				// The holder is gone but its lock not yet released.
-				if time.Now().Before(staleWaitEnd(k, rec)) && sleepCtx(ctx, 10*time.Millisecond) == nil {
-					continue
-				}
-			}
-			return fail(rec.PID, ErrLocked)
-		}
-		if err != nil {
-			f.Close()
-			return fail(0, err)
-		}
-		if pk, err := pathKey(p); err != nil || pk != k {
-			// Replaced or unlinked since we opened it: closing drops the
-			// lock on a file no one will look for.
-			f.Close()
-			if contended {
-				// Its holder released and removed it while we waited,
-				// and others take turns on the path: starting over
-				// would chase them. It was held; Acquire backs off.
-				return fail(0, fmt.Errorf("%w (released and removed while waiting)", ErrLocked))
-			}
-			lastErr = err
-			reopens++
-			continue
-		}
-		rec := newRecord(o.Program)
-		if err := writeRecord(f, formatRecord(rec), !o.NoSync); err != nil {
-			// Leave nothing a full disk could make stick: no lock, and no
-			// file with a torn record, removed as Release removes it.
-			if rerr := release(f, p, nil); rerr != nil {
-				err = errors.Join(err, rerr)
-			}
-			return fail(0, fmt.Errorf("writing owner record: %w", err))
-		}
-		p.dir.keep()
-		l := &Lock{loc: p, owner: rec, f: f}
-		held.Lock()
-		if held.locks == nil {
-			held.locks = make(map[fileKey]*Lock)
-		}
-		held.locks[k] = l
-		held.Unlock()
-		removeOwnTakeover(p, f)
-		return l, nil
-	}
-	return fail(0, fmt.Errorf("the file at the path kept changing while being locked (last: %v)", lastErr))
-}
-
-// lockWithGrace is tryLock, retried twice shortly to outlast an Inspect
-// probe's momentary lock. contended reports that the lock was held at the
-// first try.
-func lockWithGrace(f lockFile) (contended bool, err error) {
-	return withGrace(f.tryLock)
-}
-
-// withGrace is lock, retried after probeGrace1 and then probeGrace2 while
-// it fails with errWouldBlock.
-func withGrace(lock func() error) (contended bool, err error) {
-	err = lock()
-	contended = errors.Is(err, errWouldBlock)
-	for _, d := range []time.Duration{probeGrace1, probeGrace2} {
-		if !errors.Is(err, errWouldBlock) {
-			break
-		}
-		time.Sleep(d)
-		err = lock()
-	}
-	return contended, err
-}
-
-// dirExists reports whether the directory of p exists.
-func dirExists(p lockPath) bool {
-	if p.dir != nil {
-		return dirLinked(p.dir.f)
-	}
-	fi, err := os.Stat(filepath.Dir(p.path))
-	return err == nil && fi.IsDir()
-}
-
-// Release removes the lock file if the path still names the locked file,
-// then drops the lock and closes the file. The file is removed while the
-// lock is held, so no one else can be holding it, and a file at the path
-// that is not the locked one (someone replaced it) is left alone. The check
-// and the removal are two system calls: a file renamed onto the path
-// between them, by a process outside this protocol (which never renames
-// onto a lock path), would be removed. Calling Release again does nothing
-// and returns an error wrapping ErrNotHeld.
-func (l *Lock) Release() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil {
-		return &LockError{Op: "release", Path: l.loc.path, Err: ErrNotHeld}
-	}
-	f := l.f
-	l.f = nil
-	err := release(f, l.loc, l)
-	if derr := l.loc.dir.drop(); derr != nil {
-		err = errors.Join(err, fmt.Errorf("closing the lock directory: %w", derr))
-	}
-	if err != nil {
-		return &LockError{Op: "release", Path: l.loc.path, Err: err}
-	}
-	return nil
-}
-
-// release removes the lock file p names if it is still f's file, then
-// drops the lock on f and closes it, forgetting l (nil for a lock
-// TryAcquire took but cannot keep): Release, and TryAcquire when it cannot
-// write its record.
-func release(f lockFile, p lockPath, l *Lock) error {
-	k := f.key()
-	var errs []error
-	if pk, err := pathKey(p); err == nil && pk == k {
-		if err := removeLockFile(f, p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("removing: %w", err))
-		}
-	}
-	// Forget the file before closing it: once closed, its inode number
-	// can name a new file at the path that another goroutine then locks.
-	held.Lock()
-	if l != nil && held.locks[k] == l {
-		delete(held.locks, k)
-	}
-	held.Unlock()
-	if err := f.unlock(); err != nil {
-		errs = append(errs, fmt.Errorf("unlocking: %w", err))
-	}
-	if err := f.Close(); err != nil {
-		errs = append(errs, fmt.Errorf("closing: %w", err))
-	}
-	return errors.Join(errs...)
 }

@@ -9,18 +9,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockTableHeld: these systems have no table of flock holders that names
+// lockTableFree: these systems have no table of flock holders that names
 // the file (fcntl F_GETLK does not see flock locks on every one of them),
 // so Inspect asks with the probe, and TryAcquire's grace retries
 // (probeGrace1, probeGrace2) cover the moment it holds the lock.
-func lockTableHeld(ctx context.Context, fd int) (held, known bool, err error) {
-	return false, false, nil
+func lockTableFree(ctx context.Context, fd int) (free bool, err error) {
+	return false, nil
 }
 
 // pidHoldsLock: nothing here says which process holds a flock.
 //
 //	no process, EPERM, zombie, thread ID: unknown
 func pidHoldsLock(ctx context.Context, pid int, k fileKey) (held, known bool, err error) {
+	return false, false, nil
+}
+
+// pidLocks: nothing here says which process holds a flock.
+//
+//	no process, EPERM, zombie, thread ID: unknown
+func pidLocks(ctx context.Context, pid int, k fileKey, shared bool) (held, known bool, err error) {
 	return false, false, nil
 }
 

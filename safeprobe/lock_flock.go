@@ -26,12 +26,26 @@ type fileKey struct{ dev, ino uint64 }
 // descriptor closes, before the holder can even be reaped: no wait.
 const staleReleaseWait = 0
 
+// closeUnlocks: the kernel drops a flock when the last descriptor of its
+// open file closes, and the lock file's descriptor is this package's alone
+// (close-on-exec).
+const closeUnlocks = true
+
+// unixLockFile is an open lock file: its descriptor, not an *os.File,
+// whose making asks the descriptor's flags (a system call per TryAcquire)
+// only to learn what the lock never uses.
 type unixLockFile struct {
-	*os.File
 	fd   int
+	path string
 	k    fileKey
 	uid  fileOwner
 	mode uint32 // st_mode when opened
+	// locked reports that this descriptor holds the flock: taken as the
+	// file was made (createLocked), or by tryLock; dropped by unlock.
+	locked bool
+	// made reports that this open made the file, already locked, so no
+	// one else has had it (fresh).
+	made bool
 }
 
 // fileOwner is a file's owner: its user ID.
@@ -81,127 +95,19 @@ func (p lockPath) lstat(st *unix.Stat_t) error {
 	})
 }
 
-// openLockFileAt opens the lock file p: for writing (creating it with mode
-// if missing) when write is set, read-only otherwise. It refuses, before
-// opening and again on the open file, anything but a regular file with one
-// link, and for writing a file another user owns. O_NOFOLLOW refuses a
-// symlink, O_NONBLOCK keeps a FIFO swapped in after the check from
-// blocking the open, O_CLOEXEC keeps the lock out of children. A file it
-// creates is locked before anyone else can open it, where createLocked can
-// do that; the descriptor it returns is the one the lock is taken on.
-func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) {
-	path := p.path
-	var st unix.Stat_t
-	err := p.lstat(&st)
-	switch {
-	case err == nil:
-		if err := checkLockStat(&st, write); err != nil {
-			return nil, err
-		}
-	case !write || !errors.Is(err, unix.ENOENT):
-		// Nothing to read (a missing takeover marker, the common case,
-		// costs one system call), or nothing safe to open.
-		return nil, &fs.PathError{Op: "lstat", Path: path, Err: err}
-	}
-	flags := unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_NOCTTY
-	if write {
-		flags |= unix.O_RDWR | unix.O_CREAT
-	} else {
-		flags |= unix.O_RDONLY
-	}
-	fd := -1
-	if err != nil { // missing: make it locked, where the OS can
-		fd = createLocked(p, mode)
-	}
-	if fd >= 0 {
-		err = nil
-	} else {
-		err = p.at(func(dirfd int, name string) (err error) {
-			fd, err = unix.Openat(dirfd, name, flags, uint32(mode.Perm()))
-			return err
-		})
-	}
-	if err != nil {
-		perr := &fs.PathError{Op: "open", Path: path, Err: err}
-		// Something put in place after the check: a directory (EISDIR),
-		// a socket (ENXIO), a symlink (ELOOP on Linux and macOS, EMLINK
-		// on FreeBSD, EFTYPE on NetBSD: told from their other meanings by
-		// looking again).
-		switch {
-		case errors.Is(err, unix.EISDIR):
-			return nil, fmt.Errorf("%w: a directory: %w", ErrUnsafePath, perr)
-		case errors.Is(err, unix.ENXIO):
-			return nil, fmt.Errorf("%w: not a regular file: %w", ErrUnsafePath, perr)
-		case !errors.Is(err, unix.ENOENT) && p.lstat(&st) == nil:
-			if err := checkLockStat(&st, false); err != nil {
-				return nil, fmt.Errorf("%w: %w", err, perr)
-			}
-		}
-		return nil, perr
-	}
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, &fs.PathError{Op: "fstat", Path: path, Err: err}
-	}
-	if err := checkLockStat(&st, write); err != nil {
-		unix.Close(fd)
-		return nil, err
-	}
-	if err := unix.SetNonblock(fd, false); err != nil {
-		unix.Close(fd)
-		return nil, &fs.PathError{Op: "fcntl", Path: path, Err: err}
-	}
-	return &unixLockFile{
-		File: os.NewFile(uintptr(fd), path),
-		fd:   fd,
-		k:    fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino)},
-		uid:  fileOwner(st.Uid),
-		mode: uint32(st.Mode),
-	}, nil
-}
-
-// checkLockStat refuses a file that is not a regular file with one link,
-// one that group or others may write, or, for writing, one another user
-// owns.
-func checkLockStat(st *unix.Stat_t, write bool) error {
-	var reason string
-	switch mode := uint32(st.Mode) & unix.S_IFMT; {
-	case mode == unix.S_IFLNK:
-		reason = "a symbolic link"
-	case mode == unix.S_IFDIR:
-		reason = "a directory"
-	case mode == unix.S_IFIFO:
-		reason = "a FIFO"
-	case mode == unix.S_IFSOCK:
-		reason = "a socket"
-	case mode == unix.S_IFCHR || mode == unix.S_IFBLK:
-		reason = "a device"
-	case mode != unix.S_IFREG:
-		reason = fmt.Sprintf("not a regular file (type %#o)", mode)
-	case uint64(st.Nlink) > 1:
-		// Where fs.protected_hardlinks is 0 (Linux) or there is no such
-		// guard (macOS, the BSDs), any user may link any file they can
-		// reach, root's too, at a name in a directory they may write.
-		reason = fmt.Sprintf("has %d hard links: it may be another file's other name, put there by anyone who may write the directory "+
-			"(any file of anyone's where fs.protected_hardlinks is 0); remove this name to free the path", st.Nlink)
-	case uint32(st.Mode)&0o022 != 0:
-		// Whoever may write the record may name any process in it.
-		reason = fmt.Sprintf("writable by group or others (mode %#o)", uint32(st.Mode)&0o7777)
-	case write && int(st.Uid) != os.Geteuid():
-		reason = fmt.Sprintf("owned by uid %d, not by this process's uid %d", st.Uid, os.Geteuid())
-	default:
-		return nil
-	}
-	return fmt.Errorf("%w: %s", ErrUnsafePath, reason)
-}
-
 func (f *unixLockFile) key() fileKey { return f.k }
 
 func (f *unixLockFile) owner() fileOwner { return f.uid }
 
 // trustedOwner refuses an owner other than this process's user or root.
 func trustedOwner(uid fileOwner, what string) error {
-	if euid := os.Geteuid(); int(uid) != euid && uid != 0 {
+	return trustedOwnerAs(uid, os.Geteuid(), what)
+}
+
+// trustedOwnerAs is trustedOwner for a process whose user is euid: the
+// walk above a lock path asks it once.
+func trustedOwnerAs(uid fileOwner, euid int, what string) error {
+	if int(uid) != euid && uid != 0 {
 		return fmt.Errorf("%w: %s owned by uid %d, neither this process's uid %d nor root", ErrUnsafePath, what, uid, euid)
 	}
 	return nil
@@ -226,17 +132,36 @@ func ownerRuns(pid int, uid fileOwner) error {
 }
 
 func (f *unixLockFile) tryLock() error {
-	return f.flock(unix.LOCK_EX | unix.LOCK_NB)
+	if f.locked { // made locked: flock again would only say so
+		return nil
+	}
+	if err := f.flock(unix.LOCK_EX | unix.LOCK_NB); err != nil {
+		return err
+	}
+	f.locked = true
+	return nil
 }
 
-// probeHeld asks the lock table where the OS has one (lock_linux.go), and
-// otherwise takes the exclusive lock itself, with TryAcquire's grace
-// retries so that another probe's moment does not count, and drops it at
-// once: a shared lock would be granted beside another shared one, which
-// stops TryAcquire all the same.
-func (f *unixLockFile) probeHeld(ctx context.Context) (bool, error) {
-	if held, known, err := lockTableHeld(ctx, f.fd); known || err != nil {
-		return held, err
+func (f *unixLockFile) fresh() bool { return f.made }
+
+// probeHeld asks first whether process pid (the record's, or 0) holds a
+// flock on the file, shared or exclusive, through a descriptor of its own
+// (pidLocks, Linux), then whether the table of locks shows the file free
+// (lockTableFree, Linux), and otherwise takes the exclusive lock itself,
+// with TryAcquire's grace retries so that another probe's moment does not
+// count, and drops it at once: a shared lock would be granted beside
+// another shared one, which stops TryAcquire all the same.
+func (f *unixLockFile) probeHeld(ctx context.Context, pid int) (bool, error) {
+	if pid > 0 {
+		switch held, _, err := pidLocks(ctx, pid, f.k, true); {
+		case err != nil:
+			return false, err
+		case held:
+			return true, nil
+		}
+	}
+	if free, err := lockTableFree(ctx, f.fd); free || err != nil {
+		return false, err
 	}
 	switch _, err := lockWithGrace(f); {
 	case errors.Is(err, errWouldBlock):
@@ -256,7 +181,10 @@ func (f *unixLockFile) othersMayOpen() error {
 	return nil
 }
 
-func (f *unixLockFile) unlock() error { return f.flock(unix.LOCK_UN) }
+func (f *unixLockFile) unlock() error {
+	f.locked = false
+	return f.flock(unix.LOCK_UN)
+}
 
 func (f *unixLockFile) flock(how int) error {
 	err := ignoringEINTR(func() error { return unix.Flock(f.fd, how) })
@@ -266,7 +194,7 @@ func (f *unixLockFile) flock(how int) error {
 	case errors.Is(err, unix.EWOULDBLOCK):
 		return errWouldBlock
 	}
-	return &fs.PathError{Op: "flock", Path: f.Name(), Err: err}
+	return &fs.PathError{Op: "flock", Path: f.path, Err: err}
 }
 
 // pathKey names the file p names, not following a symlink.
@@ -325,7 +253,7 @@ func openLockDir(dir string) (*os.File, error) {
 		unix.Close(fd)
 		return nil, &fs.PathError{Op: "fstat", Path: dir, Err: err}
 	}
-	if err := checkLockDir(&st, dir); err != nil {
+	if err := checkLockDir(&st, dir, os.Geteuid()); err != nil {
 		unix.Close(fd)
 		return nil, err
 	}
@@ -350,13 +278,13 @@ func createMarker(name string) (*os.File, error) {
 // makeLockDir makes the directory dir and those above it, mode 0700.
 func makeLockDir(dir string) error { return os.MkdirAll(dir, 0o700) }
 
-// checkLockDir refuses a directory another user owns (who could remove a
-// held lock file, so that a second process takes the same lock), and one
-// its group or anyone may write to unless it is sticky, so others can
-// neither remove nor replace this user's lock files. The error names the
-// directory and its owner.
-func checkLockDir(st *unix.Stat_t, dir string) error {
-	if err := trustedOwner(fileOwner(st.Uid), "directory "+dir); err != nil {
+// checkLockDir refuses a directory another user owns than euid (who could
+// remove a held lock file, so that a second process takes the same lock),
+// and one its group or anyone may write to unless it is sticky, so others
+// can neither remove nor replace this user's lock files. The error names
+// the directory and its owner.
+func checkLockDir(st *unix.Stat_t, dir string, euid int) error {
+	if err := trustedOwnerAs(fileOwner(st.Uid), euid, "directory "+dir); err != nil {
 		return err
 	}
 	if mode := uint32(st.Mode); mode&0o022 != 0 && mode&unix.S_ISVTX == 0 {

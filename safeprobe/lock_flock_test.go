@@ -463,9 +463,12 @@ func TestSignalOwnerRefuses(t *testing.T) {
 	is := func(target error) func(error) bool { return func(err error) bool { return errors.Is(err, target) } }
 
 	refuse("exited holder", holdRecord(t, Record{PID: dead.PID, Version: 1, HasIdentity: true, Identity: dead}), nil, isNotFound)
-	wrongStart := vid
+	wrongStart, wrongSerial := vid, vid
 	wrongStart.StartTime++
+	wrongStart.Serial = 0 // recorded where pidfds have no serial
 	refuse("live PID, wrong start time", holdRecord(t, Record{PID: vpid, Version: 1, HasIdentity: true, Identity: wrongStart}), nil, isReused)
+	wrongSerial.Serial++
+	refuse("live PID, another serial", holdRecord(t, Record{PID: vpid, Version: 1, HasIdentity: true, Identity: wrongSerial}), nil, isReused)
 	otherBoot := vid
 	otherBoot.BootID = "an-earlier-boot"
 	refuse("live PID, earlier boot", holdRecord(t, Record{PID: vpid, Version: 1, HasIdentity: true, Identity: otherBoot}), nil, isReused)

@@ -39,6 +39,10 @@ const lockOffset = 1 << 20
 // closes its handles, which can lag behind the exit.
 const staleReleaseWait = 2 * time.Second
 
+// closeUnlocks: Windows drops a closed handle's byte-range locks "in time",
+// not at once: Release unlocks first.
+const closeUnlocks = false
+
 // deletePendingWait is how long openLockFile retries a file whose removal
 // is pending (Release marked it, but a waiter still has it open; without
 // POSIX delete semantics the name stays until the last handle closes).
@@ -104,6 +108,10 @@ func openLockFileAt(p lockPath, write bool, mode os.FileMode) (lockFile, error) 
 	}
 	f := &winLockFile{h: h, path: path}
 	if err := f.check(); err != nil {
+		sys.closeHandle(h)
+		return nil, err
+	}
+	if err := inCheckedDir(h, p); err != nil {
 		sys.closeHandle(h)
 		return nil, err
 	}
@@ -225,7 +233,7 @@ func (f *winLockFile) writer() (windows.Handle, error) {
 // TryAcquire's grace retries, and drops it at once: nothing on Windows
 // lists lock holders, and a shared lock would be granted beside another
 // shared one, which stops TryAcquire all the same.
-func (f *winLockFile) probeHeld(ctx context.Context) (bool, error) {
+func (f *winLockFile) probeHeld(ctx context.Context, pid int) (bool, error) {
 	switch _, err := withGrace(func() error {
 		return f.lock(windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY)
 	}); {
@@ -245,6 +253,9 @@ func pidHoldsLock(ctx context.Context, pid int, k fileKey) (held, known bool, er
 }
 
 func (f *winLockFile) othersMayOpen() error { return f.others }
+
+// fresh: a file is made unlocked on Windows, and locked after.
+func (f *winLockFile) fresh() bool { return false }
 
 func (f *winLockFile) lock(flags uint32) error {
 	err := sys.lockFileEx(f.h, flags, lockOffset, 1)

@@ -798,34 +798,56 @@ func TestWindowsLockFileDACL(t *testing.T) {
 	}
 }
 
-// injectDACLs makes the DACL of each file or directory safeprobe opens by
-// one of the paths given the one its SDDL says, through the OS layer: Wine
-// keeps only what Unix mode bits say of a DACL. Other paths keep theirs.
-func injectDACLs(t *testing.T, sddl map[string]string) {
+// openedHandles wraps the OS layer's CreateFile and CloseHandle, for the
+// rest of the test, to remember the path and flags each open handle was
+// opened with, running onOpen (if set) with the path before each
+// CreateFile. It returns the layer it wrapped, which the caller's own
+// substitutions call on, and the lookup.
+func openedHandles(t *testing.T, onOpen func(path string)) (saved windowsOS, opened func(windows.Handle) (path string, flags uint32)) {
 	t.Helper()
-	saved := sys
+	saved = sys
 	t.Cleanup(func() { sys = saved })
+	type open struct {
+		path  string
+		flags uint32
+	}
 	var mu sync.Mutex
-	paths := map[windows.Handle]string{}
+	handles := map[windows.Handle]open{}
 	sys.createFile = func(path string, access, share, disposition, flags uint32, sd *windows.SECURITY_DESCRIPTOR) (windows.Handle, error) {
+		if onOpen != nil {
+			onOpen(path)
+		}
 		h, err := saved.createFile(path, access, share, disposition, flags, sd)
 		if err == nil {
 			mu.Lock()
-			paths[h] = path
+			handles[h] = open{path, flags}
 			mu.Unlock()
 		}
 		return h, err
 	}
 	sys.closeHandle = func(h windows.Handle) error {
 		mu.Lock()
-		delete(paths, h)
+		delete(handles, h)
 		mu.Unlock()
 		return saved.closeHandle(h)
 	}
-	sys.fileDACL = func(h windows.Handle) (*windows.SECURITY_DESCRIPTOR, error) {
+	return saved, func(h windows.Handle) (string, uint32) {
 		mu.Lock()
-		s, ok := sddl[paths[h]]
-		mu.Unlock()
+		defer mu.Unlock()
+		o := handles[h]
+		return o.path, o.flags
+	}
+}
+
+// injectDACLs makes the DACL of each file or directory safeprobe opens by
+// one of the paths given the one its SDDL says, through the OS layer: Wine
+// keeps only what Unix mode bits say of a DACL. Other paths keep theirs.
+func injectDACLs(t *testing.T, sddl map[string]string) {
+	t.Helper()
+	saved, opened := openedHandles(t, nil)
+	sys.fileDACL = func(h windows.Handle) (*windows.SECURITY_DESCRIPTOR, error) {
+		path, _ := opened(h)
+		s, ok := sddl[path]
 		switch {
 		case !ok:
 			return saved.fileDACL(h)

@@ -3,6 +3,7 @@
 package safeprobe
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,9 +28,16 @@ const maxSymlinks = 40
 // checkAncestors checks every directory and symbolic link that resolving
 // the directory part of path passes through, from the root, including a
 // relative path's working directory. path itself (the lock file, or a
-// LockDir's directory, which openLockDir checks) is not. The error wraps
-// ErrUnsafePath and names the directory or link and its owner.
-func checkAncestors(path string) error {
+// LockDir's directory, which openLockDir checks) is not. With missingOK, a
+// missing directory ends the walk without an error: the caller makes it,
+// and what follows, and walks again. The error wraps ErrUnsafePath and
+// names the directory or link and its owner. Unix says nothing of where an
+// open file is: checked is "".
+func checkAncestors(path string, missingOK bool) (checked string, err error) {
+	return "", walkAncestors(path, missingOK)
+}
+
+func walkAncestors(path string, missingOK bool) error {
 	full := path
 	if !strings.HasPrefix(path, "/") {
 		wd, err := os.Getwd()
@@ -40,6 +48,7 @@ func checkAncestors(path string) error {
 	}
 	// Not filepath.Clean: "link/.." is the parent of the link's target,
 	// not the directory the link is in.
+	euid := os.Geteuid()
 	names := strings.Split(full, "/")
 	names = names[:len(names)-1]
 	cur := "/"
@@ -47,7 +56,7 @@ func checkAncestors(path string) error {
 	if err := lstatAncestor(cur, &st); err != nil {
 		return err
 	}
-	if err := checkLockDir(&st, cur); err != nil {
+	if err := checkLockDir(&st, cur, euid); err != nil {
 		return err
 	}
 	links := 0
@@ -63,11 +72,14 @@ func checkAncestors(path string) error {
 		}
 		next := filepath.Join(cur, name)
 		if err := lstatAncestor(next, &st); err != nil {
+			if missingOK && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			return err
 		}
 		switch uint32(st.Mode) & unix.S_IFMT {
 		case unix.S_IFDIR:
-			if err := checkLockDir(&st, next); err != nil {
+			if err := checkLockDir(&st, next, euid); err != nil {
 				return err
 			}
 			cur = next
@@ -75,7 +87,7 @@ func checkAncestors(path string) error {
 			// Its directory was checked, so only its owner or a trusted
 			// user could have put it there; in a sticky directory anyone
 			// could, and it would lead wherever they like.
-			if err := trustedOwner(fileOwner(st.Uid), "symbolic link "+next); err != nil {
+			if err := trustedOwnerAs(fileOwner(st.Uid), euid, "symbolic link "+next); err != nil {
 				return err
 			}
 			if links++; links > maxSymlinks {

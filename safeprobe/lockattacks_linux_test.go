@@ -1,7 +1,6 @@
 package safeprobe
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -100,11 +99,14 @@ func init() {
 			err = f.tryLock()
 		}
 		if err == nil {
-			err = writeRecord(f, formatRecord(newRecord("handoff")), false)
+			var rec Record
+			if rec, err = newRecord("handoff"); err == nil {
+				err = writeRecord(f, formatRecord(rec), false)
+			}
 		}
 		child := exec.Command("sleep", "600")
 		if err == nil {
-			child.ExtraFiles = []*os.File{f.(*unixLockFile).File}
+			child.ExtraFiles = []*os.File{os.NewFile(uintptr(f.(*unixLockFile).fd), "lock")}
 			err = child.Start()
 		}
 		if err != nil {
@@ -335,65 +337,11 @@ func init() {
 	}
 }
 
-// bigLockTable starts children holding n shared flocks in all, which
-// /proc/locks lists one a line, each as many as its descriptor limit
-// allows, and returns the table's size in bytes.
-func bigLockTable(t *testing.T, n int) int {
-	t.Helper()
-	var lim unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil || lim.Max < 1000 {
-		t.Skipf("descriptor limit %d, %v", lim.Max, err)
-	}
-	per := int(lim.Max) - 100
-	path := filepath.Join(t.TempDir(), "many.lock")
-	for left := n; left > 0; left -= per {
-		c := startLockChild(t, "flock-read", lockPathEnv+"="+path, flockSharedEnv+"=1", flockCountEnv+"="+strconv.Itoa(min(left, per)))
-		c.expect(t, "locked")
-	}
-	b, err := os.ReadFile("/proc/locks")
-	if err != nil {
-		t.Skip(err)
-	}
-	return len(b)
-}
-
-// TestInspectContextBoundsTheLockTable: the kernel walks /proc/locks from
-// its start for each page it hands out, so reading a large table takes
-// long; InspectContext gives up when its context ends, with the context's
-// error.
-func TestInspectContextBoundsTheLockTable(t *testing.T) {
-	n := envInt("SAFEPROBE_BIG_LOCK_TABLE", 20000)
-	size := bigLockTable(t, n)
-	path := filepath.Join(t.TempDir(), "d.lock") // free: the whole table is read
-	if err := os.WriteFile(path, []byte("1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	st, err := Inspect(path)
-	whole := time.Since(start)
-	if err != nil || st.Held {
-		t.Fatalf("Inspect = %+v, %v; want free", st, err)
-	}
-	const bound = 20 * time.Millisecond
-	ctx, cancel := context.WithTimeout(context.Background(), bound)
-	defer cancel()
-	start = time.Now()
-	_, err = InspectContext(ctx, path)
-	bounded := time.Since(start)
-	t.Logf("/proc/locks: %d locks, %d bytes; Inspect %v, InspectContext(%v) %v (%v)", n, size, whole, bound, bounded, err)
-	if whole < 4*bound {
-		t.Skipf("the table is read in %v here, too fast to bound", whole)
-	}
-	if !errors.Is(err, context.DeadlineExceeded) || bounded > whole/2 {
-		t.Errorf("InspectContext(%v) = %v after %v; want the context's end, well before the %v a whole read takes", bound, err, bounded, whole)
-	}
-}
-
 // TestInspectReadsTheLockTableOnce: while a held lock's record is being
 // written, Inspect reads the record again and again (half a second), but
 // /proc/locks once: counted in the bytes this process reads (rchar).
 func TestInspectReadsTheLockTableOnce(t *testing.T) {
-	size := bigLockTable(t, 2000)
+	size := floodLocks(t, 2000, false)
 	path := filepath.Join(t.TempDir(), "d.lock")
 	holdRaw(t, path, "") // held, with the record not yet written
 	before := readChars(t)
@@ -556,22 +504,31 @@ func init() {
 			fmt.Printf("error seccomp: %v\n", err)
 			os.Exit(1)
 		}
-		time.Sleep(time.Millisecond) // the runtime's poller takes its descriptor at the first sleep
-		lim := unix.Rlimit{Cur: 64, Max: 64}
-		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
-			fmt.Printf("error %v\n", err)
-			os.Exit(1)
-		}
-		for free := 0; free <= 8; free++ {
-			fds := fillFDs()
-			for _, fd := range fds[len(fds)-free:] {
-				unix.Close(fd)
-			}
+		withFreeFDs(8, func(free int) {
 			err := SignalOwner(os.Getenv(lockPathEnv), syscall.SIGUSR1)
-			for _, fd := range fds[:len(fds)-free] {
-				unix.Close(fd)
-			}
 			fmt.Printf("free=%d result %v\n", free, err)
+		})
+	}
+}
+
+// withFreeFDs runs fn(free) with free descriptors left in a full table of
+// 64, for free from 0 to most, in a child: it exits if it cannot limit the
+// table.
+func withFreeFDs(most int, fn func(free int)) {
+	time.Sleep(time.Millisecond) // the runtime's poller takes its descriptor at the first sleep
+	lim := unix.Rlimit{Cur: 64, Max: 64}
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		fmt.Printf("error %v\n", err)
+		os.Exit(1)
+	}
+	for free := 0; free <= most; free++ {
+		fds := fillFDs()
+		for _, fd := range fds[len(fds)-free:] {
+			unix.Close(fd)
+		}
+		fn(free)
+		for _, fd := range fds[:len(fds)-free] {
+			unix.Close(fd)
 		}
 	}
 }

@@ -77,12 +77,23 @@ const lockDirPrefix = 32
 // its path later is not used. Close closes it once every Lock taken
 // through it is released.
 func NewLockDir(dir string) (*LockDir, error) {
-	dir = filepath.Clean(dir)
 	fail := func(err error) (*LockDir, error) {
 		return nil, &LockError{Op: "lockdir", Path: dir, Err: err}
 	}
+	if err := validLockPath(dir, newLockDirPath); err != nil {
+		return fail(err)
+	}
+	dir = filepath.Clean(dir)
+	// Walked before anything is made: a directory made below another
+	// user's symlink would be made wherever they point it. Walked again
+	// once made, as another user may have put a directory of theirs at a
+	// missing name, in a sticky directory, in between.
+	if _, err := checkedPath(dir, newLockDirPath); err != nil {
+		return fail(err)
+	}
 	fi, err := os.Lstat(dir)
-	if os.IsNotExist(err) {
+	made := os.IsNotExist(err)
+	if made {
 		if err := makeLockDir(dir); err != nil {
 			return fail(err)
 		}
@@ -96,8 +107,10 @@ func NewLockDir(dir string) (*LockDir, error) {
 	case !fi.IsDir():
 		return fail(fmt.Errorf("%w: not a directory", ErrUnsafePath))
 	}
-	if err := checkAncestors(dir); err != nil {
-		return fail(err)
+	if made {
+		if _, err := checkedPath(dir, lockDirPath); err != nil {
+			return fail(err)
+		}
 	}
 	f, err := openLockDir(dir)
 	if err != nil {

@@ -3,6 +3,7 @@ package safeprobe
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -17,14 +18,21 @@ type Status struct {
 	Stale bool
 	// Record is the owner record; zero when Corrupt.
 	Record Record
-	// Corrupt reports that the file's content is not an owner record;
-	// Reason says why.
+	// Corrupt reports that the file's content is not an owner record.
 	Corrupt bool
-	Reason  string
+	// OtherPIDNamespace reports that the record names a process in
+	// another PID namespace than this process's (a container's, seen from
+	// its host): its PID here is another process, or none, so State is
+	// Unknown; the record is not stale for that.
+	OtherPIDNamespace bool
+	// Reason says why the record is corrupt, names another PID namespace,
+	// or has no identity (Record.NoIdentity); "" otherwise.
+	Reason string
 	// State is what the OS says of the process Record names:
 	// Identity.Probe when the record has an identity (Reused for a PID
-	// now owned by another process, or by any process of a later boot),
-	// Probe of the PID for a bare PID file, Unknown when Corrupt.
+	// now owned by another process, or by any process of a later boot;
+	// Unknown for one in another PID namespace), Probe of the PID for a
+	// bare PID file, Unknown when Corrupt.
 	State State
 }
 
@@ -56,12 +64,16 @@ func Inspect(path string) (Status, error) {
 // wraps fs.ErrNotExist when there is no lock file.
 //
 // Whether the lock is held is asked without taking any lock where the OS
-// lists lock holders: on Linux, /proc/locks, which names each flock's file
-// by device and inode, so an Inspect can never make a TryAcquire fail. It
-// is read once per call, a page at a time; the kernel walks the table from
-// its start for each page, so where processes hold hundreds of thousands
-// of locks reading it all takes seconds to a minute, which ctx bounds.
-// Elsewhere (macOS, the BSDs, Windows, and Linux outside the initial PID
+// says who holds one, so that an Inspect cannot make a TryAcquire fail. On
+// Linux it asks first the process the record names, through its own
+// descriptors (/proc/<pid>/fdinfo lists the flocks held through each), at
+// the cost of what that process has; then /proc/locks, which can only say
+// that no one holds the lock (it names a file by its file system's device
+// and inode number, which a file on another btrfs subvolume may share), and
+// which is read only up to 64 KiB: the kernel walks it from its start for
+// each page, so a table that another user filled with hundreds of thousands
+// of flocks would take most of a minute. Otherwise (such a file, a larger
+// table, macOS, the BSDs, Windows, and Linux outside the initial PID
 // namespace, where /proc/locks omits holders it cannot name) it takes the
 // exclusive lock on a separate open file without waiting, and drops it at
 // once: the kernel's own answer, unlike F_GETLK, which on Linux does not
@@ -70,7 +82,8 @@ func Inspect(path string) (Status, error) {
 // reports ErrLocked, which covers the probe unless the inspecting process
 // is descheduled while it holds the lock, and the probe does the same for
 // another's. A shared lock (flock LOCK_SH, taken outside this package)
-// counts as held: it stops TryAcquire too.
+// counts as held: it stops TryAcquire too. ctx bounds it all, the holder's
+// descriptors and the torn reads below included.
 //
 // Torn reads: a new holder truncates the file and then writes its record,
 // so a reader may see an empty file, a partial record, or its predecessor's
@@ -80,6 +93,9 @@ func Inspect(path string) (Status, error) {
 // visibly unfinished (the file is empty or lacks its final newline), and
 // the last reading is reported. A free lock's record is reported as read.
 func InspectContext(ctx context.Context, path string) (Status, error) {
+	if err := validLockPath(path, lockFilePath); err != nil {
+		return Status{Path: path}, &LockError{Op: inspectHeld.op, Path: path, Err: err}
+	}
 	return inspect(ctx, pathOf(path), inspectHeld)
 }
 
@@ -111,7 +127,9 @@ func inspect(ctx context.Context, p lockPath, q inspectQuery) (Status, error) {
 
 // inspectOnce inspects the file p names; ok is false if the file was
 // replaced or removed meanwhile. Whether anyone holds the lock is asked
-// once (one reading of the OS's lock table).
+// once, after the first reading of the record: first of the process it
+// names, whose own descriptors say so at what that process has, not what
+// every process holds (probeHeld).
 func inspectOnce(ctx context.Context, p lockPath, q inspectQuery) (st Status, ok bool, err error) {
 	f, err := openLockFileAt(p, false, 0)
 	if err != nil {
@@ -123,23 +141,25 @@ func inspectOnce(ctx context.Context, p lockPath, q inspectQuery) (st Status, ok
 			return st, false, err
 		}
 	}
-	held, err := f.probeHeld(ctx)
-	if err != nil {
-		return st, false, err
-	}
+	var held bool
 	pause := time.Millisecond
 	for i := 0; ; i++ {
-		st = Status{Path: p.path, Held: held, Stale: !held}
 		b := readRecordBytes(f)
 		rec, perr := parseRecord(b)
+		if i == 0 {
+			if held, err = f.probeHeld(ctx, rec.PID); err != nil {
+				return st, false, err
+			}
+		}
+		st = Status{Path: p.path, Held: held, Stale: !held}
 		if perr != nil {
 			st.Corrupt, st.Reason = true, corruptReason(perr)
 		} else {
 			st.Record = rec
-			st.State, _ = recordState(rec)
+			st.State, st.OtherPIDNamespace, st.Reason = recordStatus(rec, held)
 		}
 		writing := len(b) == 0 || b[len(b)-1] != '\n'
-		settled := !st.Held || (perr == nil && !writing && st.State == Running)
+		settled := !st.Held || (perr == nil && !writing && (st.State == Running || st.OtherPIDNamespace))
 		if settled || i >= tornRetries && !writing || i >= tornRetriesWriting {
 			break
 		}
@@ -150,4 +170,23 @@ func inspectOnce(ctx context.Context, p lockPath, q inspectQuery) (st Status, ok
 	}
 	pk, err := pathKey(p)
 	return st, err == nil && pk == f.key(), nil
+}
+
+// recordStatus is what Status says of a parsed record: its process's
+// state, whether that is in another PID namespace, and why, or why the
+// record has no identity.
+func recordStatus(rec Record, held bool) (s State, otherNS bool, reason string) {
+	s, err := recordState(rec)
+	switch {
+	case errors.Is(err, ErrOtherPIDNamespace):
+		verb := "written"
+		if held {
+			verb = "held"
+		}
+		return s, true, fmt.Sprintf("%s by a process in another PID namespace (pidns %d), not pid %d here",
+			verb, rec.Identity.PIDNamespace, rec.PID)
+	case rec.NoIdentity != "":
+		return s, false, "the holder recorded no identity: " + rec.NoIdentity
+	}
+	return s, false, ""
 }

@@ -1,6 +1,8 @@
 package safeprobe
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,7 +14,10 @@ type LockOptions struct {
 	// Mode is the permission of a lock file TryAcquire creates (before the
 	// umask); 0600 if zero. A Mode that lets group or others write is
 	// refused (ErrUnsafePath), as is an existing lock file with such a
-	// mode: whoever may write the record may name any process. On Windows the file gets a DACL of its own
+	// mode: whoever may write the record may name any process. So is one
+	// without the owner's read and write (0400, say: fs.ErrInvalid), which
+	// no later holder but root could open once this one is gone, without
+	// removing the file. On Windows the file gets a DACL of its own
 	// rather than its directory's inherited one: full control for its
 	// creator's user, SYSTEM and Administrators, and read for Everyone if
 	// Mode has the others' read bit (0o004).
@@ -67,4 +72,19 @@ func (o *LockOptions) withDefaults() LockOptions {
 	}
 	r.MaxBackoff = max(r.MaxBackoff, r.MinBackoff)
 	return r
+}
+
+// checkMode refuses a Mode that lets group or others write the record
+// (ErrUnsafePath), and one without the owner's read and write
+// (fs.ErrInvalid): the file outlives a holder that dies, and the next
+// TryAcquire must open it for writing.
+func (o *LockOptions) checkMode() error {
+	switch {
+	case o.Mode&0o022 != 0:
+		// Whoever may write the record may name any process in it.
+		return fmt.Errorf("%w: LockOptions.Mode %#o lets group or others write the owner record", ErrUnsafePath, o.Mode)
+	case o.Mode&0o600 != 0o600:
+		return fmt.Errorf("%w: LockOptions.Mode %#o lacks the owner's read and write (0600): once this holder is gone, no one but root could open the file to take the lock", fs.ErrInvalid, o.Mode.Perm())
+	}
+	return nil
 }

@@ -311,25 +311,14 @@ func ownerRuns(int, fileOwner) error { return nil }
 // openLockDir refuses a directory whose owner SID is not trusted (its
 // owner may change its ACL) or whose DACL lets another principal remove or
 // rename what it holds: either could remove or plant lock files. Windows
-// guards a directory with ACLs, not the mode bits os.Lstat synthesizes. It
-// keeps no directory open: lock files are opened by their whole path.
+// guards a directory with ACLs, not the mode bits os.Lstat synthesizes. A
+// junction or directory symbolic link is refused, as NewLockDir refuses a
+// symlink on Unix. It keeps no directory open: lock files are opened by
+// their whole path.
 func openLockDir(dir string) (*os.File, error) {
-	return nil, checkDir(dir, changeDirRights)
-}
-
-// checkDir refuses the directory dir, reached following reparse points,
-// if its owner is not trusted or its DACL grants another principal any of
-// rights.
-func checkDir(dir string, rights uint32) error {
-	h, err := sys.createFile(dir, windows.READ_CONTROL, shareAll, windows.OPEN_EXISTING,
-		windows.FILE_FLAG_BACKUP_SEMANTICS, nil)
-	if err != nil {
-		return &fs.PathError{Op: "CreateFile", Path: dir, Err: err}
+	target, err := checkComponent(dir, changeDirRights)
+	if err == nil && target != "" {
+		err = fmt.Errorf("%w: %s is a junction or symbolic link (to %s)", ErrUnsafePath, dir, target)
 	}
-	defer sys.closeHandle(h)
-	what := "directory " + dir
-	if _, err := checkOwner(h, dir, what); err != nil {
-		return err
-	}
-	return checkDACL(h, dir, what, rights)
+	return nil, err
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -49,7 +50,13 @@ func recordedName(s string) string {
 // working. The second line is a versioned JSON object naming the holder for
 // ever: its start time and boot (see Identity), with the host, program and
 // time of acquisition for people reading the file. Readers ignore JSON
-// fields they do not know, so later versions can add fields.
+// fields they do not know, so later versions can add fields. A holder
+// that could read no identity of its own (no process table on its OS)
+// writes "noid" with the reason in place of "start".
+//
+// The PID is the holder's in its own PID namespace, which the JSON line's
+// "pidns" names: from another namespace (a container's host) it is another
+// process, or none, and Inspect and SignalOwner say so.
 //
 // A bare "1234\n" or "1234" (what `echo $$ > x.pid` writes) is a valid
 // record without an identity: its PID cannot be told apart from a reused
@@ -63,9 +70,14 @@ type Record struct {
 	// Identity names the holder for ever; valid only if HasIdentity.
 	Identity    Identity
 	HasIdentity bool
-	Host        string    // hostname of the holder's machine, if recorded
-	Program     string    // the holder's program name, if recorded
-	Acquired    time.Time // when the lock was taken; zero if not recorded
+	// NoIdentity says why the holder recorded no identity where it could
+	// not read one (no process table on its OS, a /proc it does not
+	// appear in): "" for a record with an identity, a bare PID file, and a
+	// record written before this field.
+	NoIdentity string
+	Host       string    // hostname of the holder's machine, if recorded
+	Program    string    // the holder's program name, if recorded
+	Acquired   time.Time // when the lock was taken; zero if not recorded
 }
 
 // ErrCorruptRecord is wrapped by the error for a lock file whose content is
@@ -115,8 +127,10 @@ type processJSON struct {
 	// readers ignore them and compare what they know.
 	Serial uint64 `json:"serial,omitempty"`
 	PIDNS  uint64 `json:"pidns,omitempty"`
-	Host   string `json:"host,omitempty"`
-	Prog   string `json:"prog,omitempty"`
+	// NoID, added later too, says why there is no start (Identity).
+	NoID string `json:"noid,omitempty"`
+	Host string `json:"host,omitempty"`
+	Prog string `json:"prog,omitempty"`
 }
 
 // setIdentity records id's start time, boot, serial and PID namespace.
@@ -149,6 +163,8 @@ func formatRecord(r Record) []byte {
 	j := recordJSON{processJSON: processJSON{V: r.Version, PID: r.PID, Host: r.Host, Prog: r.Program}}
 	if r.HasIdentity {
 		j.setIdentity(r.Identity)
+	} else {
+		j.NoID = recordedName(r.NoIdentity)
 	}
 	if !r.Acquired.IsZero() {
 		j.Acquired = r.Acquired.Format(time.RFC3339Nano)
@@ -159,6 +175,36 @@ func formatRecord(r Record) []byte {
 	}
 	b = append(b, line...)
 	return append(b, '\n')
+}
+
+// formatOwnRecord is formatRecord of a record this process writes as it
+// takes a lock: all of it but the time is what the last one was (its PID,
+// identity, host and program), so the JSON of the rest is kept, and only
+// the time of acquisition appended, the last field formatRecord writes.
+func formatOwnRecord(r Record) []byte {
+	fixed := r
+	fixed.Acquired = time.Time{}
+	c := ownRecord.Load()
+	if c == nil || c.fixed != fixed {
+		b := formatRecord(fixed)
+		c = &ownRecordJSON{fixed: fixed, b: b[:len(b)-len("}\n")]}
+		ownRecord.Store(c)
+	}
+	if r.Version < 1 || r.Acquired.IsZero() {
+		return formatRecord(r)
+	}
+	b := append(make([]byte, 0, len(c.b)+64), c.b...)
+	b = append(b, `,"acquired":"`...)
+	b = r.Acquired.AppendFormat(b, time.RFC3339Nano)
+	return append(b, "\"}\n"...)
+}
+
+// ownRecord is the JSON formatOwnRecord keeps.
+var ownRecord atomic.Pointer[ownRecordJSON]
+
+type ownRecordJSON struct {
+	fixed Record // without Acquired
+	b     []byte // formatRecord(fixed) without its closing "}\n"
 }
 
 // parseRecord decodes an owner record. It returns a *RecordError (wrapping
@@ -203,8 +249,10 @@ func parseRecord(b []byte) (Record, error) {
 		return corrupt("JSON line: boot without start", nil)
 	case j.Start == nil && (j.Serial != 0 || j.PIDNS != 0):
 		return corrupt("JSON line: serial or pidns without start", nil)
+	case j.Start != nil && j.NoID != "":
+		return corrupt("JSON line: noid with a start", nil)
 	}
-	r := Record{PID: pid, Version: j.V, Host: j.Host, Program: j.Prog}
+	r := Record{PID: pid, Version: j.V, NoIdentity: j.NoID, Host: j.Host, Program: j.Prog}
 	if id, ok := j.identity(); ok {
 		r.Identity, r.HasIdentity = id, true
 	}
@@ -246,31 +294,61 @@ func recordState(r Record) (State, error) {
 	return Probe(r.PID)
 }
 
-func newRecord(program string) Record {
+// newRecord is this process's owner record, to be written once it holds
+// the lock (Acquired is then set).
+func newRecord(program string) (Record, error) {
 	r := Record{
-		PID:      os.Getpid(),
-		Version:  recordVersion,
-		Program:  recordedName(program),
-		Acquired: time.Now().UTC(),
-		Host:     hostName(),
+		Version: recordVersion,
+		Program: recordedName(program),
+		Host:    hostName(),
 	}
-	if id, err := Self(); err == nil {
-		r.Identity, r.HasIdentity = id, true
+	id, noID, err := selfToRecord()
+	r.Identity, r.HasIdentity, r.NoIdentity = id, noID == "", noID
+	r.PID = id.PID // Self's, read once
+	if !r.HasIdentity {
+		r.PID = os.Getpid()
 	}
-	return r
+	return r, err
+}
+
+// selfToRecord is this process's identity for a record or marker, or, where
+// the OS gives none (ErrUnsupported: no process table safeprobe reads, a
+// /proc this process does not appear in), why not, to be recorded in its
+// place: a record never lacks an identity without saying so. Any other
+// failure (a full descriptor table) is an error: a record written then
+// would lack one that could have been read.
+func selfToRecord() (id Identity, noID string, err error) {
+	id, err = Self()
+	switch {
+	case err == nil:
+		return id, "", nil
+	case errors.Is(err, ErrUnsupported):
+		return Identity{}, err.Error(), nil
+	}
+	return Identity{}, "", fmt.Errorf("reading this process's identity for the record: %w", err)
 }
 
 // hostName is this machine's name for records and markers, cut as
-// recordedName cuts it; empty if unknown.
+// recordedName cuts it; empty if unknown. It is read once it can be: a
+// host renamed while a process runs keeps its old name in that process's
+// records, which only people read.
 func hostName() string {
-	h, _ := os.Hostname()
-	return recordedName(h)
+	h, _ := hostNames.get(func() (string, error) {
+		h, err := os.Hostname()
+		return recordedName(h), err
+	})
+	return h
 }
 
-// writeRecord replaces the content of a locked file with b.
+var hostNames cached[string]
+
+// writeRecord replaces the content of a locked file with b; a file that
+// its open made is empty, and is not truncated first.
 func writeRecord(f lockFile, b []byte, sync bool) error {
-	if err := f.Truncate(0); err != nil {
-		return err
+	if !f.fresh() {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
 	}
 	if _, err := f.WriteAt(b, 0); err != nil {
 		return err

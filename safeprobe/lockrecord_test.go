@@ -185,7 +185,10 @@ func TestRecordFitsWhateverTheNames(t *testing.T) {
 		strings.Repeat("\xff", 5000),
 		strings.Repeat("é", 2500), // cut between the two bytes of a rune: not kept
 	} {
-		rec := newRecord(name)
+		rec, err := newRecord(name)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rec.Host = recordedName(name)
 		b := formatRecord(rec)
 		if len(b) > maxRecordSize {
@@ -198,6 +201,26 @@ func TestRecordFitsWhateverTheNames(t *testing.T) {
 		}
 		if utf8.ValidString(name) && got.Program != rec.Program {
 			t.Errorf("program name read back as %.10q..., written %.10q...", got.Program, rec.Program)
+		}
+	}
+}
+
+// TestFormatOwnRecordIsFormatRecord: the record TryAcquire writes, from
+// JSON kept between locks, is what formatRecord makes of it, as the
+// program, identity and time change.
+func TestFormatOwnRecordIsFormatRecord(t *testing.T) {
+	rec, err := newRecord("prog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noID := Record{PID: rec.PID, Version: recordVersion, NoIdentity: "none here", Host: "h", Program: "p"}
+	for i, r := range []Record{rec, rec, noID, rec, {PID: rec.PID}} {
+		r.Acquired = time.Date(2026, 1, 2, 3, 4, 5, i*1000, time.UTC) // i = 0: no fraction
+		if i == 1 {
+			r.Program = "other"
+		}
+		if got, want := formatOwnRecord(r), formatRecord(r); !bytes.Equal(got, want) {
+			t.Errorf("record %d: formatOwnRecord = %q, formatRecord = %q", i, got, want)
 		}
 	}
 }

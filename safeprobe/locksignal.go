@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"time"
 )
 
 // ErrUnverified is wrapped by the error of SignalOwner for a holder whose
@@ -25,14 +26,31 @@ type SignalOptions struct {
 	AllowSelf bool
 }
 
+// SignalOwnerTimeout bounds SignalOwner and SignalOwnerWith, which are
+// SignalOwnerContext with a context that ends this long after the call.
+// What they read is bounded by what the holder has (its descriptors and
+// threads, on Linux) and by a record that is being written, not by what
+// other processes hold; this bound is for a machine so loaded that even
+// that stalls.
+const SignalOwnerTimeout = 5 * time.Second
+
 // SignalOwner sends sig to the process holding the lock at path:
 // SignalOwnerWith with the default refusals.
 func SignalOwner(path string, sig os.Signal) error {
 	return SignalOwnerWith(path, sig, nil)
 }
 
-// SignalOwnerWith sends sig to the process holding the lock at path, after
-// checking that it is that process. It refuses (with a *LockError) a lock
+// SignalOwnerWith is SignalOwnerContext with a context that ends after
+// SignalOwnerTimeout.
+func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
+	ctx, cancel := context.WithTimeout(context.Background(), SignalOwnerTimeout)
+	defer cancel()
+	return SignalOwnerContext(ctx, path, sig, opts)
+}
+
+// SignalOwnerContext sends sig to the process holding the lock at path,
+// after checking that it is that process, giving up when ctx ends (the
+// error then wraps ctx's error, and nothing is signalled). It refuses (with a *LockError) a lock
 // file that another user could have written or moved there (ErrUnsafePath:
 // on Unix, one owned by anyone but the caller's user or root, or below a
 // directory another user may change, as TryAcquire refuses), a record
@@ -65,7 +83,7 @@ func SignalOwner(path string, sig os.Signal) error {
 // is signalled. Elsewhere, and on Linux kernels without pidfds, it is
 // kill(2) after the check, with the small window that implies. On Windows
 // the only signal is os.Kill.
-func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
+func SignalOwnerContext(ctx context.Context, path string, sig os.Signal, opts *SignalOptions) error {
 	var o SignalOptions
 	if opts != nil {
 		o = *opts
@@ -76,7 +94,8 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	if runtime.GOOS == "windows" && sig != os.Kill {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
-	if err := checkAncestors(path); err != nil {
+	p, err := checkedPath(path, lockFilePath)
+	if err != nil {
 		return fail(0, err)
 	}
 	var (
@@ -84,7 +103,7 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		key        fileKey
 		othersOpen error
 	)
-	st, err := inspect(context.Background(), pathOf(path), inspectQuery{op: "signal",
+	st, err := inspect(ctx, p, inspectQuery{op: "signal",
 		check: func(f lockFile) error {
 			owner, key, othersOpen = f.owner(), f.key(), f.othersMayOpen()
 			return trustedOwner(owner, "file")
@@ -96,6 +115,9 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		return fail(0, fmt.Errorf("%w: %s", ErrCorruptRecord, st.Reason))
 	case !st.Held:
 		return fail(0, fmt.Errorf("%w: the file names pid %d, which no longer holds it", ErrNotHeld, st.Record.PID))
+	case st.OtherPIDNamespace:
+		return fail(st.Record.PID, fmt.Errorf("%w: %s: pid %d here is another process, or none; nothing is signalled",
+			ErrOtherPIDNamespace, st.Reason, st.Record.PID))
 	}
 	rec := st.Record
 	if err := ValidatePID(rec.PID); err != nil {
@@ -122,7 +144,10 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 		if err := ownerRuns(rec.PID, owner); err != nil {
 			return err
 		}
-		return holds(rec.PID, key, othersOpen)
+		if err := holds(ctx, rec.PID, key, othersOpen); err != nil {
+			return err
+		}
+		return ctx.Err() // nothing is signalled once ctx has ended
 	})
 	if err != nil {
 		return fail(rec.PID, err)
@@ -135,8 +160,8 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 // must be pid; where it does not, no one but this process's user and root
 // may open the file (othersOpen, from othersMayOpen, is nil), so that the
 // lock is held by a process that could have written the record.
-func holds(pid int, k fileKey, othersOpen error) error {
-	held, known, err := pidHoldsLock(context.Background(), pid, k)
+func holds(ctx context.Context, pid int, k fileKey, othersOpen error) error {
+	held, known, err := pidHoldsLock(ctx, pid, k)
 	switch {
 	case err != nil:
 		return err

@@ -52,14 +52,26 @@ func RequestTakeover(path string, ttl time.Duration) error {
 	if ttl <= 0 {
 		return fail(fmt.Errorf("ttl %v is not positive", ttl))
 	}
+	// The marker is written beside the lock file: walked as TryAcquire
+	// walks it, so that another user's symlink above it cannot send the
+	// marker, written as this user, anywhere else.
+	if _, err := checkedPath(path, lockFilePath); err != nil {
+		return fail(err)
+	}
 	now := time.Now().UTC()
 	m := takeoverJSON{
 		processJSON: processJSON{V: 1, PID: os.Getpid(), Prog: recordedName(programName()), Host: hostName()},
 		Requested:   now.Format(time.RFC3339Nano),
 		Expires:     now.Add(ttl).Format(time.RFC3339Nano),
 	}
-	if id, err := Self(); err == nil {
+	id, noID, err := selfToRecord()
+	if err != nil {
+		return fail(err)
+	}
+	if noID == "" {
 		m.setIdentity(id)
+	} else {
+		m.NoID = recordedName(noID)
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

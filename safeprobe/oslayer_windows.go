@@ -51,6 +51,9 @@ type windowsOS struct {
 	fileDACL func(h windows.Handle) (*windows.SECURITY_DESCRIPTOR, error)
 	// createDirectory is CreateDirectory with the security descriptor sd.
 	createDirectory func(path string, sd *windows.SECURITY_DESCRIPTOR) error
+	// finalPath is GetFinalPathNameByHandle of h, normalized, with the
+	// volume's DOS name (\\?\C:\dir\file).
+	finalPath func(h windows.Handle) (string, error)
 }
 
 var sys = windowsOS{
@@ -153,6 +156,19 @@ var sys = windowsOS{
 			return err
 		}
 		return windows.CreateDirectory(p, securityAttributes(sd))
+	},
+	finalPath: func(h windows.Handle) (string, error) {
+		buf := make([]uint16, windows.MAX_PATH)
+		for {
+			n, err := windows.GetFinalPathNameByHandle(h, &buf[0], uint32(len(buf)), 0)
+			if err != nil {
+				return "", err
+			}
+			if int(n) < len(buf) {
+				return windows.UTF16ToString(buf[:n]), nil
+			}
+			buf = make([]uint16, n+1) // n is the size needed
+		}
 	},
 }
 

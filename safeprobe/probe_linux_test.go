@@ -27,24 +27,60 @@ func init() {
 	// Print what safeprobe says of this process and of PID 1, which in a
 	// new PID namespace is this process.
 	childModes["identity"] = func() {
-		_, selfErr := Self()
-		fmt.Printf("pid=%d self=%v alive=%v\n", os.Getpid(), selfErr, Alive(os.Getpid()))
+		self, selfErr := Self()
+		var ns unix.Stat_t
+		nsErr := unix.Stat("/proc/self/ns/pid", &ns)
+		_, lookupErr := Lookup(os.Getpid())
+		fmt.Printf("pid=%d self=%v ownns=%v lookup=%v alive=%v\n", os.Getpid(), selfErr,
+			nsErr == nil && self.PID == os.Getpid() && self.PIDNamespace == ns.Ino && self.StartTime != 0, lookupErr, Alive(os.Getpid()))
 	}
 	// End the main thread alone (exit(2), not exit_group) and run on in
 	// another thread until stdin closes: /proc then shows the process as
-	// a zombie, the main thread's state.
+	// a zombie, the main thread's state. With lockPathEnv, take that lock
+	// first (with lock-hold's hooks), and release it when stdin closes.
 	childModes["leader-exit"] = func() {
-		runtime.LockOSThread()
 		if unix.Gettid() != os.Getpid() {
 			fmt.Println("not on the main thread")
 			return
 		}
+		var l *Lock
+		if path := os.Getenv(lockPathEnv); path != "" {
+			var err error
+			if l, err = TryAcquire(path, nil); err != nil {
+				fmt.Printf("error %v\n", err)
+				os.Exit(1)
+			}
+			lockChildHooks(l)
+		}
 		go func() {
 			io.Copy(io.Discard, os.Stdin)
+			if l != nil {
+				l.Release()
+			}
 			os.Exit(0)
 		}()
 		fmt.Println("ready")
+		// Through Syscall, so that the runtime hands this thread's P on.
 		syscall.Syscall(unix.SYS_EXIT, 0, 0, 0)
+	}
+	if os.Getenv(childEnv) == "leader-exit" {
+		runtime.LockOSThread() // in init: the main goroutine stays on the main thread
+	}
+}
+
+// waitLeaderExited waits until the main thread of pid has exited (its
+// state in /proc is Z) while the process runs on.
+func waitLeaderExited(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		st, _, err := readStatus(pid)
+		if err == nil && st == 'Z' {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the main thread of %d did not exit: state %q, %v", pid, st, err)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -216,11 +252,13 @@ func TestZombieIsNotRunning(t *testing.T) {
 	}
 }
 
-// TestForeignProcNamesNoIdentity: in a PID namespace of its own whose
+// TestForeignProcNamesOnlySelf: in a PID namespace of its own whose
 // /proc is still the parent's (unshare --pid --fork without
 // --mount-proc), /proc/<pid> is another process than the PID names, so
-// Self and Lookup must refuse rather than name it; probing still works.
-func TestForeignProcNamesNoIdentity(t *testing.T) {
+// Lookup must refuse rather than name it, while Self, read through
+// /proc/self, which names this process there, gives its identity with its
+// own PID namespace; probing still works.
+func TestForeignProcNamesOnlySelf(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root for a PID namespace")
 	}
@@ -239,8 +277,8 @@ func TestForeignProcNamesNoIdentity(t *testing.T) {
 	if !strings.HasPrefix(got, "pid=1 ") {
 		t.Fatalf("child says %q; want it to be PID 1 of its namespace", got)
 	}
-	if !strings.Contains(got, "another PID namespace") || !strings.HasSuffix(got, "alive=true") {
-		t.Errorf("child says %q; want Self to refuse (/proc from another PID namespace) and Alive(self) true", got)
+	if !strings.Contains(got, "self=<nil> ownns=true lookup=") || !strings.Contains(got, "another PID namespace") || !strings.HasSuffix(got, "alive=true") {
+		t.Errorf("child says %q; want Self to name it in its PID namespace, Lookup to refuse (/proc from another PID namespace), and Alive(self) true", got)
 	}
 }
 
@@ -252,16 +290,7 @@ func TestMainThreadExitedIsRunning(t *testing.T) {
 		t.Skipf("child: %q", line)
 	}
 	pid := child.cmd.Process.Pid
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		st, _, err := readStatus(pid)
-		if err == nil && st == 'Z' {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the main thread of %d did not exit: state %q, %v", pid, st, err)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitLeaderExited(t, pid)
 	eachProbePath(t, func(t *testing.T) {
 		if s, err := Probe(pid); s != Running || err != nil {
 			t.Errorf("Probe = %v, %v; want running", s, err)
@@ -471,10 +500,19 @@ func TestIdentityDetectsReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := now
-	old.StartTime-- // what a process with this PID that started earlier recorded
-	if s, err := old.Probe(); s != Reused || err != nil {
-		t.Errorf("after PID %d was reused: Probe = %v, %v; want reused", pid, s, err)
+	// What a process with this PID that started earlier recorded: its own
+	// serial, or, where pidfds had none, only its start time.
+	withSerial, noSerial := now, now
+	withSerial.StartTime--
+	if withSerial.Serial != 0 {
+		withSerial.Serial++
+	}
+	noSerial.StartTime--
+	noSerial.Serial = 0
+	for _, old := range []Identity{withSerial, noSerial} {
+		if s, err := old.Probe(); s != Reused || err != nil {
+			t.Errorf("after PID %d was reused: %v.Probe() = %v, %v; want reused", pid, old, s, err)
+		}
 	}
 	if s, err := now.Probe(); s != Running {
 		t.Errorf("the new owner of PID %d: Probe = %v, %v; want running", pid, s, err)
