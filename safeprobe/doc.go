@@ -237,7 +237,7 @@
 //	              identity kinfo
 //	_windows      by name
 //	              windows
-//	              identity lock lockancestors lockowner oslayer probe
+//	              identity lock lockancestors lockowner lockowneraction oslayer probe
 //	_plan9        by name
 //	              plan9
 //	              esrch
@@ -255,7 +255,7 @@
 //	              identity kinfo oslayer probe
 //	_flock        darwin || dragonfly || freebsd || linux || netbsd || openbsd
 //	              android darwin dragonfly freebsd ios linux netbsd openbsd
-//	              lock lockancestors
+//	              lock lockancestors lockexec
 //	_bsd          darwin || dragonfly || freebsd || netbsd || openbsd
 //	              darwin dragonfly freebsd ios netbsd openbsd
 //	              lock

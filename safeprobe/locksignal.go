@@ -23,6 +23,10 @@ type SignalOptions struct {
 	AllowUnverified bool
 	// AllowSelf signals the calling process if it is the holder.
 	AllowSelf bool
+	// Owner, if not nil, is the only process to signal: a holder whose
+	// record names another process (one that took the lock after Owner
+	// released it, say) is refused with ErrNotHeld.
+	Owner *Identity
 }
 
 // SignalOwner sends sig to the process holding the lock at path:
@@ -73,7 +77,7 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	fail := func(pid int, err error) error {
 		return &LockError{Op: "signal", Path: path, PID: pid, Err: err}
 	}
-	if runtime.GOOS == "windows" && sig != os.Kill {
+	if runtime.GOOS == "windows" && sig != os.Kill && !isOwnerAction(sig) {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
 	if err := checkAncestors(path); err != nil {
@@ -106,6 +110,9 @@ func SignalOwnerWith(path string, sig os.Signal, opts *SignalOptions) error {
 	}
 	if !rec.HasIdentity && !o.AllowUnverified {
 		return fail(rec.PID, ErrUnverified)
+	}
+	if o.Owner != nil && !(rec.HasIdentity && rec.Identity.Same(*o.Owner)) {
+		return fail(rec.PID, fmt.Errorf("%w by %v: held by pid %d now", ErrNotHeld, *o.Owner, rec.PID))
 	}
 	err = signalVerified(rec.PID, sig, func() error {
 		// Verified or not, the record's PID must name a running process:
