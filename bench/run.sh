@@ -9,7 +9,8 @@
 #     go vet's own (which first compiles every dependency: minutes);
 #   - the analyzer against a no-op analyzer through go vet -vettool;
 #   - the cost of pidlint's facts;
-#   - safeprobe's probe and lock against the raw syscalls and peer libraries.
+#   - safeprobe's probe and lock against the raw syscalls and peer libraries;
+#   - the safeprobe command's alive and status against kill -0 and flock -n.
 #
 # RUNS (default 5) alternating runs per timing.
 set -euo pipefail
@@ -239,5 +240,40 @@ MD
 	echo
 	grep -o 'contended [a-z-]*: [0-9]* processes × [0-9][0-9]* rounds.*' "$work/bench.txt" | sed 's/^/- /' || true
 fi
+
+# The safeprobe command against the commands scripts use today, each run
+# in turn (bench/clitime): alive against kill -0 (the procps binary, a
+# process started as safeprobe is), status against flock -n, on a lock
+# that safeprobe run holds; true is the floor, a process that does
+# nothing.
+echo "safeprobe command ($((runs * 40)) alternating runs)" >&2
+(cd "$repo/safeprobe" && go build -o "$work/safeprobe" ./cmd/safeprobe)
+(cd "$bench" && go build -o "$work/clitime" ./clitime)
+mkdir -m 700 "$work/cli"
+(
+	"$work/safeprobe" run -lock "$work/cli/held.pid" -- sleep 600 &
+	holder=$!
+	trap 'kill "$holder"; wait' EXIT
+	for _ in $(seq 100); do [ -s "$work/cli/held.pid" ] && break; sleep 0.05; done
+	"$work/clitime" -n $((runs * 40)) \
+		"kill=$(type -P kill) -0 $holder" "alive=$work/safeprobe alive $holder" \
+		"flock=$(type -P flock) -n $work/cli/held.pid true" "status=$work/safeprobe status $work/cli/held.pid" \
+		"true=$(type -P true)"
+) >"$work/cli.txt"
+# cli LABEL: median and 90th percentile of a command, in ms.
+cli() { awk -v l="$1" '$1 == l {printf "%.2f ms | %.2f ms", $2 / 1000, $3 / 1000}' "$work/cli.txt"; }
+climed() { awk -v l="$1" '$1 == l {print $2}' "$work/cli.txt"; }
+cat <<MD
+
+### safeprobe command (median and 90th percentile of $((runs * 40)) alternating runs, fork to exit)
+
+| command | median | p90 | ratio |
+|---|---|---|---|
+| \`safeprobe alive PID\` | $(cli alive) | $(ratio "$(climed alive)" "$(climed kill)") of kill -0 |
+| \`kill -0 PID\` (/usr/bin/kill) | $(cli kill) | 1 |
+| \`safeprobe status FILE\` (held) | $(cli status) | $(ratio "$(climed status)" "$(climed flock)") of flock -n |
+| \`flock -n FILE true\` (held) | $(cli flock) | 1 |
+| \`true\` | $(cli true) | |
+MD
 echo
 echo "bench: $(( $(date +%s) - start )) s" >&2
