@@ -201,6 +201,15 @@
 // for a 0644 file, the stale-holder wait and real processes are tested
 // under Wine.
 //
+// # The command
+//
+// cmd/safeprobe is this package as a command, for shell scripts and other
+// languages: safeprobe alive PID, safeprobe run -lock FILE -- CMD (CMD
+// exec'd holding the lock, with Lock.Exec; on Windows a parent holding it),
+// safeprobe status FILE (LSB exit codes) and safeprobe stop FILE (the
+// verified holder only). It is built from this module alone; the package
+// itself does not import it.
+//
 // # Go version
 //
 // safeprobe is a module of its own, github.com/pidlint/pidlint/safeprobe,

@@ -92,11 +92,15 @@ signalled. With -kill, a holder still holding after -timeout gets SIGKILL
 (on Windows TerminateProcess), verified again.
 
 On Windows the signal is a console Ctrl+Break to the command that
-safeprobe run started (its own process group, on the holder's console);
--signal KILL terminates the holder at once, which ends that command too.
+safeprobe run started (its own process group, on the holder's console); a
+holder that is not safeprobe run, or has no console, is refused, or with
+-kill terminated at once. -signal KILL terminates the holder
+(TerminateProcess), which ends that command too. Once the holder has
+released the lock, stop removes the file it left.
 
   -signal SIG        the first signal: a name (TERM, SIGHUP, INT...) or a
-                     number; on Windows BREAK (the default) or KILL
+                     number; on Windows TERM, INT or BREAK (a console
+                     Ctrl+Break, the default) or KILL
   -timeout DURATION  how long to wait for the release (default 10s)
   -kill              SIGKILL the holder if it still holds after -timeout
   -json              print the outcome as one JSON object
