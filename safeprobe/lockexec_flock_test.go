@@ -70,9 +70,11 @@ func TestLockExec(t *testing.T) {
 		t.Errorf("SignalOwner does not verify the exec'd holder: %v", err)
 	}
 	child.finish(t)
-	if _, err := TryAcquire(path, nil); err != nil {
-		t.Errorf("the lock outlived the exec'd program: %v", err)
+	l, err := TryAcquire(path, nil)
+	if err != nil {
+		t.Fatalf("the lock outlived the exec'd program: %v", err)
 	}
+	l.Release()
 }
 
 // TestLockExecFails checks that a failed Exec returns with the lock still

@@ -28,14 +28,11 @@ type aliveJSON struct {
 func runAlive(args []string, stdout, stderr io.Writer) int {
 	fs := flagSet("alive")
 	asJSON := fs.Bool("json", false, "")
-	operands, code := parseVerb("alive", fs, args, stdout, stderr)
+	operand, code := parseOne("alive", "PID", fs, args, stdout, stderr)
 	if code >= 0 {
 		return code
 	}
-	if len(operands) != 1 {
-		return usageError(stderr, "alive", fmt.Errorf("want one PID, got %d operands", len(operands)))
-	}
-	pid, err := parsePIDOperand(operands[0])
+	pid, err := parsePIDOperand(operand)
 	if err != nil {
 		return usageError(stderr, "alive", err)
 	}

@@ -92,6 +92,13 @@ func TestRunExecsInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := st.Record
+	if !st.Held {
+		// What the OS says, to tell a lost lock from a misread one.
+		state, _ := safeprobe.Probe(h.pid)
+		fdinfo, _ := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", h.pid, h.fd))
+		again, err := safeprobe.Inspect(lock)
+		t.Errorf("not held: pid %d is %v; its descriptor %s: %s; Inspect again: held %v (%v)", h.pid, state, h.fd, fdinfo, again.Held, err)
+	}
 	if !st.Held || rec.PID != h.pid || !rec.HasIdentity || rec.Program != filepath.Base(testExe(t)) {
 		t.Fatalf("record %+v, held %v; want pid %d, program %s, an identity", rec, st.Held, h.pid, filepath.Base(testExe(t)))
 	}
@@ -128,7 +135,7 @@ func TestRunExecsInPlace(t *testing.T) {
 }
 
 // TestRunKilledHolder checks that a SIGKILLed holder leaves a file that
-// status reports as dead (LSB 1) and the next run takes at once.
+// status reports as dead (LSB 1) and the next run takes without waiting.
 func TestRunKilledHolder(t *testing.T) {
 	lock := filepath.Join(lockDir(t), "app.pid")
 	h := startHolder(t, lock, nil)
@@ -137,11 +144,9 @@ func TestRunKilledHolder(t *testing.T) {
 	}
 	h.wait(t)
 	wantExit(t, sp(t, "status", lock), statusDead, "dead: the lock is free", fmt.Sprintf("pid %d", h.pid), "which is gone")
-	start := time.Now()
+	// -nowait: the lock is free the moment the holder is gone, with no
+	// wait for a stale file to age or be cleaned up.
 	wantExit(t, sp(t, "run", "-lock", lock, "-nowait", "--", testExe(t), helperRole, "exit", "0"), 0)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the next run took %v after the holder was killed", d)
-	}
 }
 
 // TestRunWait checks -wait: it gives up with 75 after the duration, and
@@ -155,36 +160,13 @@ func TestRunWait(t *testing.T) {
 	if d := time.Since(start); d < 200*time.Millisecond {
 		t.Errorf("-wait 200ms gave up after %v", d)
 	}
-	waiter := startHolderAsync(t, lock, "-wait", "30s")
+	waiter := launch(t, "run", "-lock", lock, "-wait", "30s", "--", testExe(t), helperRole, "exit", "0")
 	time.Sleep(100 * time.Millisecond)
 	h.cmd.Process.Signal(syscall.SIGTERM)
 	h.wait(t)
 	if r := waiter.wait(t); r.code != 0 {
 		t.Errorf("run -wait 30s after the holder stopped: %v", r)
 	}
-}
-
-// startHolderAsync starts safeprobe run flags... -- helper exit 0 without
-// waiting for it to hold the lock.
-func startHolderAsync(t *testing.T, lock string, flags ...string) *holder {
-	t.Helper()
-	h := &holder{done: make(chan error, 1)}
-	args := append(append([]string{"run", "-lock", lock}, flags...), "--", testExe(t), helperRole, "exit", "0")
-	h.cmd = safeprobeCmd(t, args...)
-	h.cmd.Stdout, h.cmd.Stderr = &h.stdout, &h.stderr
-	if err := h.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { h.done <- h.cmd.Wait() }()
-	t.Cleanup(func() {
-		select {
-		case <-h.done:
-		default:
-			h.cmd.Process.Kill()
-			<-h.done
-		}
-	})
-	return h
 }
 
 // TestUnsafeLockPaths checks that a directory, a FIFO, a symlink and a
@@ -240,8 +222,9 @@ func TestStopEscalates(t *testing.T) {
 	if got := h.wait(t); got.code != -1 {
 		t.Errorf("the holder after stop -kill: %v, want killed by a signal", got)
 	}
-	if sigs := signalsReceived(h.report); len(sigs) != 2 {
-		t.Errorf("the holder recorded %q, want two SIGTERMs", sigs)
+	// The second SIGTERM may be killed before it is recorded.
+	if sigs := signalsReceived(h.report); len(sigs) < 1 || len(sigs) > 2 || sigs[0] != syscall.SIGTERM.String() {
+		t.Errorf("the holder recorded %q, want SIGTERM (once or twice)", sigs)
 	}
 }
 

@@ -77,10 +77,21 @@ type holder struct {
 // test if it still runs.
 func startHolder(t *testing.T, lock string, flags []string, helperArgs ...string) *holder {
 	t.Helper()
-	h := &holder{report: filepath.Join(tempDir(t), "report"), done: make(chan error, 1)}
+	report := filepath.Join(tempDir(t), "report")
 	args := append([]string{"run", "-lock", lock}, flags...)
-	args = append(args, "--", testExe(t), helperRole, "hold", h.report)
-	h.cmd = safeprobeCmd(t, append(args, helperArgs...)...)
+	args = append(args, "--", testExe(t), helperRole, "hold", report)
+	h := launch(t, append(args, helperArgs...)...)
+	h.report = report
+	h.pid, h.fd = readReport(t, report)
+	return h
+}
+
+// launch starts safeprobe with args, killing it at the end of the test if
+// it still runs.
+func launch(t *testing.T, args ...string) *holder {
+	t.Helper()
+	h := &holder{done: make(chan error, 1)}
+	h.cmd = safeprobeCmd(t, args...)
 	h.cmd.Stdout, h.cmd.Stderr = &h.stdout, &h.stderr
 	if err := h.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -94,7 +105,6 @@ func startHolder(t *testing.T, lock string, flags []string, helperArgs ...string
 			<-h.done
 		}
 	})
-	h.pid, h.fd = readReport(t, h.report)
 	return h
 }
 

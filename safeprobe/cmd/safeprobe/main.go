@@ -199,3 +199,16 @@ func parseVerb(v string, fs *flag.FlagSet, args []string, stdout, stderr io.Writ
 	}
 	return operands, -1
 }
+
+// parseOne parses the command line of a verb that takes one operand
+// (what names it, for the error); code is as parseVerb's.
+func parseOne(v, what string, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (operand string, code int) {
+	operands, code := parseVerb(v, fs, args, stdout, stderr)
+	switch {
+	case code >= 0:
+		return "", code
+	case len(operands) != 1:
+		return "", usageError(stderr, v, fmt.Errorf("want one %s, got %d operands", what, len(operands)))
+	}
+	return operands[0], -1
+}

@@ -38,14 +38,11 @@ type statusJSON struct {
 func runStatus(args []string, stdout, stderr io.Writer) int {
 	fs := flagSet("status")
 	asJSON := fs.Bool("json", false, "")
-	operands, code := parseVerb("status", fs, args, stdout, stderr)
+	operand, code := parseOne("status", "lock file", fs, args, stdout, stderr)
 	if code >= 0 {
 		return code
 	}
-	if len(operands) != 1 {
-		return usageError(stderr, "status", fmt.Errorf("want one lock file, got %d operands", len(operands)))
-	}
-	out, _ := lockStatus(operands[0])
+	out, _ := lockStatus(operand)
 	if *asJSON {
 		return printJSON(stdout, stderr, out, out.Code, statusUnknown)
 	}

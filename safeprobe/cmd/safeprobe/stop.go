@@ -54,12 +54,9 @@ func runStop(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 10*time.Second, "")
 	kill := fs.Bool("kill", false, "")
 	asJSON := fs.Bool("json", false, "")
-	operands, code := parseVerb("stop", fs, args, stdout, stderr)
+	operand, code := parseOne("stop", "lock file", fs, args, stdout, stderr)
 	if code >= 0 {
 		return code
-	}
-	if len(operands) != 1 {
-		return usageError(stderr, "stop", fmt.Errorf("want one lock file, got %d operands", len(operands)))
 	}
 	sig, err := parseStopSignal(*sigName)
 	if err != nil {
@@ -68,7 +65,7 @@ func runStop(args []string, stdout, stderr io.Writer) int {
 	if *timeout <= 0 {
 		return usageError(stderr, "stop", fmt.Errorf("-timeout %v: want a duration above zero", *timeout))
 	}
-	out := stopLock(stopRequest{path: operands[0], sig: sig, timeout: *timeout, kill: *kill})
+	out := stopLock(stopRequest{path: operand, sig: sig, timeout: *timeout, kill: *kill})
 	if *asJSON {
 		return printJSON(stdout, stderr, out, out.Code, stopRefused)
 	}
