@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"time"
 
 	"github.com/pidlint/pidlint/safeprobe"
 )
@@ -18,10 +16,6 @@ const (
 	statusNotRunning = 3
 	statusUnknown    = 4
 )
-
-// inspectBound bounds the read of the OS's lock table (seconds only with
-// hundreds of thousands of locks).
-const inspectBound = 30 * time.Second
 
 // statusJSON is status -json's output.
 type statusJSON struct {
@@ -57,9 +51,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 // lockStatus inspects the lock at path and classifies it with the LSB
 // codes; it returns what Inspect found too.
 func lockStatus(path string) (statusJSON, safeprobe.Status) {
-	ctx, cancel := context.WithTimeout(context.Background(), inspectBound)
-	defer cancel()
-	st, err := safeprobe.InspectTrusted(ctx, path)
+	st, err := inspect(path, true)
 	out := statusJSON{Path: path, Held: st.Held}
 	set := func(code int, status, format string, a ...any) (statusJSON, safeprobe.Status) {
 		out.Code, out.Status, out.Message = code, status, fmt.Sprintf(format, a...)

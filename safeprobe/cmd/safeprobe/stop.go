@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -101,6 +100,11 @@ func stopLock(r stopRequest) stopJSON {
 	owner := st.Record.Identity
 	send := func(sig os.Signal) (done bool, err error) {
 		err = signalOwner(r.path, owner, sig)
+		if errors.Is(err, safeprobe.ErrNotHeld) && !released(r.path, owner) {
+			// Still held by owner: the lock table was misread (see
+			// inspect). Once more.
+			err = signalOwner(r.path, owner, sig)
+		}
 		if err == nil {
 			out.Signals = append(out.Signals, signalName(sig))
 			return false, nil
@@ -160,9 +164,7 @@ func removeLeft(path string) string {
 // released reports whether owner no longer holds the lock at path: the
 // file is gone, no one holds it, or another process's record is in it.
 func released(path string, owner safeprobe.Identity) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), inspectBound)
-	defer cancel()
-	st, err := safeprobe.InspectContext(ctx, path)
+	st, err := inspect(path, false)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return true
