@@ -260,20 +260,23 @@ mkdir -m 700 "$work/cli"
 		"flock=$(type -P flock) -n $work/cli/held.pid true" "status=$work/safeprobe status $work/cli/held.pid" \
 		"true=$(type -P true)"
 ) >"$work/cli.txt"
-# cli LABEL: median and 90th percentile of a command, in ms.
-cli() { awk -v l="$1" '$1 == l {printf "%.2f ms | %.2f ms", $2 / 1000, $3 / 1000}' "$work/cli.txt"; }
-climed() { awk -v l="$1" '$1 == l {print $2}' "$work/cli.txt"; }
+# cli LABEL: median and 90th percentile of a command's time and its median
+# CPU time, in ms; clif LABEL FIELD: one field, in µs.
+cli() { awk -v l="$1" '$1 == l {printf "%.2f ms | %.2f ms | %.2f ms", $2 / 1000, $3 / 1000, $4 / 1000}' "$work/cli.txt"; }
+clif() { awk -v l="$1" -v f="$2" '$1 == l {print $f}' "$work/cli.txt"; }
+# vs A B: time and CPU ratios of A to B.
+vs() { echo "$(ratio "$(clif "$1" 2)" "$(clif "$2" 2)") | $(ratio "$(clif "$1" 4)" "$(clif "$2" 4)")"; }
 cat <<MD
 
-### safeprobe command (median and 90th percentile of $((runs * 40)) alternating runs, fork to exit)
+### safeprobe command ($((runs * 40)) alternating runs, fork to exit; CPU: user + system)
 
-| command | median | p90 | ratio |
-|---|---|---|---|
-| \`safeprobe alive PID\` | $(cli alive) | $(ratio "$(climed alive)" "$(climed kill)") of kill -0 |
-| \`kill -0 PID\` (/usr/bin/kill) | $(cli kill) | 1 |
-| \`safeprobe status FILE\` (held) | $(cli status) | $(ratio "$(climed status)" "$(climed flock)") of flock -n |
-| \`flock -n FILE true\` (held) | $(cli flock) | 1 |
-| \`true\` | $(cli true) | |
+| command | median | p90 | CPU (median) | time ratio | CPU ratio |
+|---|---|---|---|---|---|
+| \`safeprobe alive PID\` | $(cli alive) | $(vs alive kill) (to kill -0) |
+| \`kill -0 PID\` (/usr/bin/kill) | $(cli kill) | 1 | 1 |
+| \`safeprobe status FILE\` (held) | $(cli status) | $(vs status flock) (to flock -n) |
+| \`flock -n FILE true\` (held) | $(cli flock) | 1 | 1 |
+| \`true\` | $(cli true) | | |
 MD
 echo
 echo "bench: $(( $(date +%s) - start )) s" >&2

@@ -1,8 +1,10 @@
 // Command clitime times commands side by side: each run of each command
 // in turn, N rounds, so that a change in the machine's load falls on all
 // of them alike. A run's time is from fork to reaped exit, as a shell
-// script pays it. It prints, per command, its label, the median and the
-// 90th percentile in microseconds, and the exit code of its last run.
+// script pays it; its CPU time (user and system, from the kernel's
+// accounting) is what a loaded machine's waits do not add to. It prints,
+// per command, its label, the median and the 90th percentile of the time
+// and the median CPU time, in microseconds, and its last run's exit code.
 //
 // Usage: clitime -n 200 'label=cmd arg...' ...
 package main
@@ -25,6 +27,7 @@ func main() {
 		label string
 		argv  []string
 		times []time.Duration
+		cpu   []time.Duration
 		exit  int
 	}
 	var cmds []*command
@@ -42,6 +45,9 @@ func main() {
 			start := time.Now()
 			err := cmd.Run()
 			c.times = append(c.times, time.Since(start))
+			if cmd.ProcessState != nil {
+				c.cpu = append(c.cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+			}
 			c.exit = 0
 			var exit *exec.ExitError
 			switch {
@@ -54,8 +60,15 @@ func main() {
 		}
 	}
 	for _, c := range cmds {
-		slices.Sort(c.times)
-		us := func(q float64) float64 { return float64(c.times[int(q*float64(len(c.times)-1))].Microseconds()) }
-		fmt.Printf("%s %.0f %.0f %d\n", c.label, us(0.5), us(0.9), c.exit)
+		fmt.Printf("%s %.0f %.0f %.0f %d\n", c.label, quantile(c.times, 0.5), quantile(c.times, 0.9), quantile(c.cpu, 0.5), c.exit)
 	}
+}
+
+// quantile is the q quantile of ds, in microseconds.
+func quantile(ds []time.Duration, q float64) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return float64(ds[int(q*float64(len(ds)-1))].Microseconds())
 }
