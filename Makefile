@@ -13,7 +13,7 @@ COMPAT_GO := go1.21.13
 EXTRA_TARGETS := linux/386 linux/arm windows/386 freebsd/386 netbsd/amd64 openbsd/amd64 \
 	dragonfly/amd64 solaris/amd64 illumos/amd64 aix/ppc64 plan9/amd64 js/wasm wasip1/wasm
 
-.PHONY: test test-quick test-loaded check unit unit-quick cross compat wine lint soak soak-quick fuzz bench bench-build golangci sarifcheck docs
+.PHONY: test test-quick test-loaded check unit unit-quick cross compat initscript wine lint soak soak-quick fuzz bench bench-build golangci sarifcheck docs
 
 # go test's -timeout for each stage, so that no package leans on the
 # 10-minute default: a hung test fails its stage, and the summary names it,
@@ -35,9 +35,10 @@ BUILD_TIMEOUT ?= 1m
 # Every test, stage by stage: formatting and vet, the race-enabled unit
 # tests, the cross-OS builds, safeprobe with the oldest Go it supports, the
 # benchmarks' build, SARIF validation, the fuzz targets, pidlint over std,
-# golangci-lint with the plugin, and the Windows tests under Wine. Each stage's name and time is printed, and a
+# golangci-lint with the plugin, the safeprobe command as an init script
+# uses it, and the Windows tests under Wine. Each stage's name and time is printed, and a
 # summary at the end; a failed stage does not stop the others.
-TEST_STAGES := check unit cross compat bench-build sarifcheck fuzz soak-quick golangci wine
+TEST_STAGES := check unit cross compat bench-build sarifcheck fuzz soak-quick golangci initscript wine
 test:
 	@MAKE="$(MAKE)" bash tools/stages/run.sh $(TEST_STAGES)
 
@@ -106,6 +107,12 @@ compat:
 	done; \
 	echo "GOTOOLCHAIN=$(COMPAT_GO) go test ./... (in $(SAFEPROBE))"; \
 	GOTOOLCHAIN=$(COMPAT_GO) $(GO) test -count=1 -timeout=$(COMPAT_TIMEOUT) ./...
+
+# The safeprobe command as an init script uses it: start twice, SIGKILL the
+# holder, stop, and stop after the holder's PID was given to another process
+# (in a PID namespace of its own, as root). Seconds; bounded at 5 minutes.
+initscript:
+	timeout 300 bash tools/initscript/test.sh
 
 # Windows behaviour, for real, under Wine (installs wine with apt-get).
 wine:

@@ -10,7 +10,8 @@
 #   - the analyzer against a no-op analyzer through go vet -vettool;
 #   - the cost of pidlint's facts;
 #   - safeprobe's probe and lock against the raw syscalls and peer libraries,
-#     and the system calls of one lock and unlock (bench/safeprobe.sh).
+#     and the system calls of one lock and unlock (bench/safeprobe.sh);
+#   - the safeprobe command's alive and status against kill -0 and flock -n.
 #
 # RUNS (default 5) alternating runs per timing.
 set -euo pipefail
@@ -207,5 +208,43 @@ Facts, gopsutil/v4/...: $facts_gopsutil
 
 MD
 printf '%s\n' "$safeprobe_md"
+
+# The safeprobe command against the commands scripts use today, each run
+# in turn (bench/clitime): alive against kill -0 (the procps binary, a
+# process started as safeprobe is), status against flock -n, on a lock
+# that safeprobe run holds; true is the floor, a process that does
+# nothing.
+echo "safeprobe command ($((runs * 40)) alternating runs)" >&2
+(cd "$repo/safeprobe" && go build -o "$work/safeprobe" ./cmd/safeprobe)
+(cd "$bench" && go build -o "$work/clitime" ./clitime)
+mkdir -m 700 "$work/cli"
+(
+	"$work/safeprobe" run -lock "$work/cli/held.pid" -- sleep 600 &
+	holder=$!
+	trap 'kill "$holder"; wait' EXIT
+	for _ in $(seq 100); do [ -s "$work/cli/held.pid" ] && break; sleep 0.05; done
+	"$work/clitime" -n $((runs * 40)) \
+		"kill=$(type -P kill) -0 $holder" "alive=$work/safeprobe alive $holder" \
+		"flock=$(type -P flock) -n $work/cli/held.pid true" "status=$work/safeprobe status $work/cli/held.pid" \
+		"true=$(type -P true)"
+) >"$work/cli.txt"
+# cli LABEL: median and 90th percentile of a command's time and its median
+# CPU time, in ms; clif LABEL FIELD: one field, in µs.
+cli() { awk -v l="$1" '$1 == l {printf "%.2f ms | %.2f ms | %.2f ms", $2 / 1000, $3 / 1000, $4 / 1000}' "$work/cli.txt"; }
+clif() { awk -v l="$1" -v f="$2" '$1 == l {print $f}' "$work/cli.txt"; }
+# vs A B: time and CPU ratios of A to B.
+vs() { echo "$(ratio "$(clif "$1" 2)" "$(clif "$2" 2)") | $(ratio "$(clif "$1" 4)" "$(clif "$2" 4)")"; }
+cat <<MD
+
+### safeprobe command ($((runs * 40)) alternating runs, fork to exit; CPU: user + system)
+
+| command | median | p90 | CPU (median) | time ratio | CPU ratio |
+|---|---|---|---|---|---|
+| \`safeprobe alive PID\` | $(cli alive) | $(vs alive kill) (to kill -0) |
+| \`kill -0 PID\` (/usr/bin/kill) | $(cli kill) | 1 | 1 |
+| \`safeprobe status FILE\` (held) | $(cli status) | $(vs status flock) (to flock -n) |
+| \`flock -n FILE true\` (held) | $(cli flock) | 1 | 1 |
+| \`true\` | $(cli true) | | |
+MD
 echo
 echo "bench: $(( $(date +%s) - start )) s" >&2

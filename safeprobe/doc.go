@@ -283,6 +283,15 @@
 // FUSE, 9p, AFS, Coda, OCFS2, GFS2), /proc/locks is not asked, and only
 // the probe (taking the lock) is.
 //
+// # The command
+//
+// cmd/safeprobe is this package as a command, for shell scripts and other
+// languages: safeprobe alive PID, safeprobe run -lock FILE -- CMD (CMD
+// exec'd holding the lock, with Lock.Exec; on Windows a parent holding it),
+// safeprobe status FILE (LSB exit codes) and safeprobe stop FILE (the
+// verified holder only). It is built from this module alone; the package
+// itself does not import it.
+//
 // # Go version
 //
 // safeprobe is a module of its own, github.com/pidlint/pidlint/safeprobe,
@@ -319,7 +328,7 @@
 //	              identity kinfo
 //	_windows      by name
 //	              windows
-//	              identity lock lockancestors lockowner oslayer probe
+//	              identity lock lockancestors lockowner lockowneraction oslayer probe
 //	_plan9        by name
 //	              plan9
 //	              esrch
@@ -337,7 +346,7 @@
 //	              identity kinfo oslayer probe
 //	_flock        darwin || dragonfly || freebsd || linux || netbsd || openbsd
 //	              android darwin dragonfly freebsd ios linux netbsd openbsd
-//	              lock lockancestors lockio lockopen
+//	              lock lockancestors lockexec lockio lockopen
 //	_bsd          darwin || dragonfly || freebsd || netbsd || openbsd
 //	              darwin dragonfly freebsd ios netbsd openbsd
 //	              lock

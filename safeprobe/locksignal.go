@@ -24,6 +24,10 @@ type SignalOptions struct {
 	AllowUnverified bool
 	// AllowSelf signals the calling process if it is the holder.
 	AllowSelf bool
+	// Owner, if not nil, is the only process to signal: a holder whose
+	// record names another process (one that took the lock after Owner
+	// released it, say) is refused with ErrNotHeld.
+	Owner *Identity
 }
 
 // SignalOwnerTimeout bounds SignalOwner and SignalOwnerWith, which are
@@ -91,7 +95,7 @@ func SignalOwnerContext(ctx context.Context, path string, sig os.Signal, opts *S
 	fail := func(pid int, err error) error {
 		return &LockError{Op: "signal", Path: path, PID: pid, Err: err}
 	}
-	if runtime.GOOS == "windows" && sig != os.Kill {
+	if runtime.GOOS == "windows" && sig != os.Kill && !isOwnerAction(sig) {
 		return fail(0, fmt.Errorf("signal %v: %w (only os.Kill on windows)", sig, ErrUnsupported))
 	}
 	p, err := checkedPath(path, lockFilePath)
@@ -128,6 +132,9 @@ func SignalOwnerContext(ctx context.Context, path string, sig os.Signal, opts *S
 	}
 	if !rec.HasIdentity && !o.AllowUnverified {
 		return fail(rec.PID, ErrUnverified)
+	}
+	if o.Owner != nil && !(rec.HasIdentity && rec.Identity.Same(*o.Owner)) {
+		return fail(rec.PID, fmt.Errorf("%w by %v: held by pid %d now", ErrNotHeld, *o.Owner, rec.PID))
 	}
 	err = signalVerified(rec.PID, sig, func() error {
 		// Verified or not, the record's PID must name a running process:

@@ -24,6 +24,12 @@ func signalVerified(pid int, sig os.Signal, verify func() error) error {
 	return sendSignal(p, sig)
 }
 
-// sendSignal is the one place signalVerified signals a process; tests
-// replace it to record every target.
-var sendSignal = (*os.Process).Signal
+// sendSignal is the one place signalVerified signals a process, or runs
+// an owner action (WithOwnerProcess) on it; tests replace it to record
+// every target.
+var sendSignal = func(p *os.Process, sig os.Signal) error {
+	if a, ok := sig.(*ownerAction); ok {
+		return a.fn(p)
+	}
+	return p.Signal(sig)
+}
