@@ -116,8 +116,13 @@ func TestSignalOwnerOnlyOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Another process that had the holder's PID: its start time, and
+	// where the kernel names processes by a serial, its serial differ.
 	other := st.Record.Identity
 	other.StartTime++
+	if other.Serial != 0 {
+		other.Serial++
+	}
 	if err := SignalOwnerWith(path, syscall.Signal(0), &SignalOptions{Owner: &other}); !errors.Is(err, ErrNotHeld) {
 		t.Errorf("SignalOwnerWith(Owner: another process): %v, want ErrNotHeld", err)
 	}
