@@ -74,6 +74,7 @@ func (b *build) readErrors(r io.Reader) {
 		case strings.HasPrefix(line, "# "):
 			pkg = strings.TrimPrefix(line, "# ")
 		case strings.TrimSpace(line) == "":
+		case pkg == "" && progress(line):
 		case pkg != "":
 			b.fail(pkg, line)
 		case len(b.general) > 0 && (line[0] == '\t' || line[0] == ' '):
@@ -82,6 +83,13 @@ func (b *build) readErrors(r io.Reader) {
 			b.general = append(b.general, line)
 		}
 	}
+}
+
+// progress reports whether a line of go vet's standard error says what
+// the go command is doing, not what went wrong: the modules it downloads
+// on a module's first run.
+func progress(line string) bool {
+	return strings.HasPrefix(line, "go: downloading ") || strings.HasPrefix(line, "go: extracting ") || strings.HasPrefix(line, "go: finding module for package ")
 }
 
 // readJSON reads the JSON trees the tool printed, one per package:
