@@ -30,7 +30,7 @@ func (f *file) boundValues(scope int32, name string) []int32 {
 				continue
 			}
 			switch {
-			case (k == "assignment" || k == "for_statement") && f.field(p, "left") == child:
+			case (k == "assignment" || k == "for_statement" || k == "for_in_clause") && f.field(p, "left") == child:
 				out = append(out, f.field(p, "right"))
 			case k == "named_expression" && f.field(p, "name") == child:
 				out = append(out, f.field(p, "value"))

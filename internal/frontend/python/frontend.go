@@ -72,9 +72,15 @@ func (fe *FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
 	return res, nil
 }
 
-// checkFile checks one file.
-func checkFile(l *loader, in *frontend.Input, name string) result {
+// checkFile checks one file. A bug of the rules on a file is that
+// file's error, not the run's end.
+func checkFile(l *loader, in *frontend.Input, name string) (r result) {
 	short := finding.ShortPath(in.Dir, name)
+	defer func() {
+		if p := recover(); p != nil {
+			r = result{errs: []string{fmt.Sprintf("%s: internal error, file not checked (please report it): %v", short, p)}}
+		}
+	}()
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return result{errs: []string{fmt.Sprintf("%s: %v", short, err)}}
@@ -86,7 +92,6 @@ func checkFile(l *loader, in *frontend.Input, name string) result {
 	if err != nil {
 		return result{errs: []string{fmt.Sprintf("%s: %v", short, err)}}
 	}
-	var r result
 	if line := f.syntaxError(); line > 0 {
 		r.errs = append(r.errs, fmt.Sprintf("%s:%d: syntax error (the rest of the file is checked)", short, line))
 	}

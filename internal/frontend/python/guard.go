@@ -1,5 +1,7 @@
 package python
 
+import "strings"
+
 // offWindows reports whether Windows cannot reach node n: an enclosing
 // branch or an earlier exit tests the platform, its function runs only
 // from such places in the file, the name it calls is bound only off
@@ -150,9 +152,20 @@ func (f *file) callersGuarded(fn int32, depth int, seen map[int32]bool) bool {
 			continue // recursion
 		}
 		outside++
-		if !f.guarded(r, depth+1, seen) {
+		if !f.guarded(r, depth+1, seen) && !f.inDeadHelper(r) {
 			return false
 		}
 	}
 	return outside > 0
+}
+
+// inDeadHelper reports whether n is in a private function of the module
+// (_name) that nothing in the file names: code no one runs, or only tests.
+func (f *file) inDeadHelper(n int32) bool {
+	fn := f.function(n)
+	if fn == none || f.class(fn) != none {
+		return false
+	}
+	name := f.text(f.field(fn, "name"))
+	return strings.HasPrefix(name, "_") && !strings.HasPrefix(name, "__") && len(f.references(fn)) == 0
 }

@@ -21,26 +21,94 @@ var (
 )
 
 // checkIn is the best check the scope (a function, a class or the module)
-// makes of the PID held by pidName ("" for any): a compared create_time,
-// a kernel lock, membership in a table, pidprobe's verified calls, or a
-// compared name, exe or cmdline, directly or through a helper of the
-// file that reads them.
-func (f *file) checkIn(scope int32, pidName string) check {
-	best := noCheck
+// makes of the PID held by pidName ("" for any) before acting at site: a
+// compared create_time, a kernel lock, membership in a table, pidprobe's
+// verified calls, or a compared name, exe or cmdline, directly or through
+// a helper of the file that reads them; and the same checks in the
+// helpers of the file the scope calls, but those a helper makes only on
+// another platform than the site's (a cmdline compare on Windows does not
+// verify a signal sent on Unix).
+func (f *file) checkIn(scope int32, pidName string, site int32) check {
+	best := f.checksOf(scope, pidName, none)
+	if best == idCheck {
+		return best
+	}
 	f.each(scope, func(i int32) bool {
-		switch f.kind(i) {
-		case "comparison_operator":
-			best = max(best, f.comparisonCheck(i, pidName))
-		case "call":
-			name := f.callee(i)
-			switch {
-			case lockCalls[name], strings.HasPrefix(name, "pidprobe."):
-				best = idCheck
+		if f.kind(i) == "call" {
+			for _, def := range f.defsOf(i) {
+				if def != scope && !f.t.Contains(def, site) {
+					best = max(best, f.checksOf(def, "", site))
+				}
 			}
 		}
 		return best < idCheck
 	})
 	return best
+}
+
+// checksOf is checkIn's search within one scope; with site set, checks on
+// a platform branch other than the site's do not count.
+func (f *file) checksOf(scope int32, pidName string, site int32) check {
+	best := noCheck
+	plat := unknown
+	if site != none {
+		plat = f.platformOf(site, true)
+	}
+	f.each(scope, func(i int32) bool {
+		var c check
+		switch f.kind(i) {
+		case "comparison_operator":
+			c = f.comparisonCheck(i, pidName)
+		case "call":
+			name := f.callee(i)
+			if lockCalls[name] || strings.HasPrefix(name, "pidprobe.") {
+				c = idCheck
+			}
+		}
+		if c > best && (site == none || f.samePlatform(f.platformOf(i, false), plat)) {
+			best = c
+		}
+		return best < idCheck
+	})
+	return best
+}
+
+// samePlatform reports whether code on platform a may run with code on
+// platform b (unknown runs with both).
+func (f *file) samePlatform(a, b tri) bool {
+	return a == unknown || b == unknown || a == b
+}
+
+// platformOf is where n runs, as the nearest platform branch in its
+// function says (onWindows, offWindows), or unknown; with callers, a
+// function without one takes its callers' when they agree.
+func (f *file) platformOf(n int32, callers bool) tri {
+	fn := f.function(n)
+	for child, a := n, f.parent(n); a != none && a != fn; child, a = a, f.parent(a) {
+		if f.kind(a) != "if_statement" {
+			continue
+		}
+		v := f.onWin(f.field(a, "condition"), 0)
+		if v == unknown {
+			continue
+		}
+		if child == f.field(a, "consequence") {
+			return v
+		}
+		return v.not()
+	}
+	if !callers || fn == none {
+		return unknown
+	}
+	plat, seen := unknown, false
+	for _, r := range f.references(fn) {
+		p := f.platformOf(r, false)
+		if seen && p != plat {
+			return unknown
+		}
+		plat, seen = p, true
+	}
+	return plat
 }
 
 // comparisonCheck is the check a comparison makes: create_time() against a
@@ -60,28 +128,43 @@ func (f *file) comparisonCheck(cmp int32, pidName string) check {
 			return idCheck
 		}
 	}
+	if f.holdsName(cmp, 0) {
+		return nameCheck
+	}
 	c := noCheck
 	f.each(cmp, func(i int32) bool {
-		if f.kind(i) == "identifier" {
-			for _, v := range f.boundValues(f.scope(i), f.text(i)) {
-				if procNameFile(f.text(v)) {
-					c = max(c, nameCheck)
-				}
-			}
-		}
-		if f.kind(i) != "call" {
-			return true
-		}
-		m, _ := f.methodCall(i)
-		switch {
-		case m == "create_time":
+		if m, _ := f.methodCall(i); f.kind(i) == "call" && m == "create_time" {
 			c = idCheck
-		case nameMethods[m], f.readsName(i):
-			c = max(c, nameCheck)
 		}
 		return c < idCheck
 	})
 	return c
+}
+
+// holdsName reports whether expression n holds a process's name, exe or
+// command line: psutil's cmdline(), exe() or name(), a helper that reads
+// them, a /proc file of them, or a name bound (also by a comprehension)
+// to one of those.
+func (f *file) holdsName(n int32, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	found := false
+	f.each(n, func(i int32) bool {
+		switch f.kind(i) {
+		case "call":
+			m, _ := f.methodCall(i)
+			found = nameMethods[m] || f.readsName(i)
+		case "identifier":
+			for _, v := range f.boundValues(f.scope(i), f.text(i)) {
+				if v != none && !f.t.Contains(v, i) && (procNameFile(f.text(v)) || f.holdsName(v, depth+1)) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // readsName reports whether the call reads a process's name, exe or

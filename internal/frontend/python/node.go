@@ -12,10 +12,27 @@ const none = pyparse.None
 // The tree helpers below read a file's syntax tree the way the rules ask
 // about it: a node's kind, its fields, its scopes.
 
-func (f *file) kind(n int32) string { return f.t.Kind(n) }
-func (f *file) text(n int32) string { return f.t.Text(n) }
+// kind, text and parent take none as well, for a field the node lacks.
+func (f *file) kind(n int32) string {
+	if n == none {
+		return ""
+	}
+	return f.t.Kind(n)
+}
 
-func (f *file) parent(n int32) int32 { return f.t.Nodes[n].Parent }
+func (f *file) text(n int32) string {
+	if n == none {
+		return ""
+	}
+	return f.t.Text(n)
+}
+
+func (f *file) parent(n int32) int32 {
+	if n == none {
+		return none
+	}
+	return f.t.Nodes[n].Parent
+}
 
 func (f *file) field(n int32, name string) int32 {
 	if n == none {

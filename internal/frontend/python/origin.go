@@ -163,12 +163,13 @@ func (f *file) restoredState(obj, key int32) bool {
 	return false
 }
 
-// returnsOrigin is the worst origin of what the function returns.
+// returnsOrigin is the worst origin of what the function returns or
+// yields.
 func (f *file) returnsOrigin(fn int32, depth int) origin {
 	o := origin{kind: literal}
 	seen := false
 	f.eachIn(f.field(fn, "body"), func(i int32) {
-		if f.kind(i) == "return_statement" {
+		if k := f.kind(i); k == "return_statement" || k == "yield" {
 			seen = true
 			if v := f.t.NamedChild(i, 0); v != none {
 				o = worst(o, f.origin(v, depth))

@@ -22,7 +22,7 @@ func (c *checker) checkCreate(call int32) {
 	if !f.anyScope(scopes, func(s int32) bool { return f.callsAny(s, "os.getpid") }) {
 		return // not the program's own PID file
 	}
-	if f.anyScope(scopes, func(s int32) bool { return f.checkIn(s, "") != noCheck }) {
+	if f.anyScope(scopes, func(s int32) bool { return f.checkIn(s, "", call) != noCheck }) {
 		return
 	}
 	probe := none

@@ -168,7 +168,8 @@ func packageTop(dir string) string {
 
 // importersGuarded reports whether the file, a module m, is imported by
 // the modules of its directory and its parent's (those whose text names
-// m) only where Windows cannot get: the package picks it by platform.
+// m) only where Windows cannot get: the package picks it by platform, or
+// every importer is itself POSIX-only.
 func (f *file) importersGuarded() bool {
 	if f.loader == nil {
 		return false
@@ -194,7 +195,7 @@ func (f *file) importersGuarded() bool {
 		}
 		for _, stmt := range g.importsOf(m) {
 			found = true
-			if !g.guarded(stmt, 0, map[int32]bool{}) {
+			if !g.guarded(stmt, 0, map[int32]bool{}) && !g.importsPosixModule() && !g.packageImportsPosix() {
 				return false
 			}
 		}

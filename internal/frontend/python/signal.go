@@ -39,9 +39,9 @@ func (c *checker) checkSignal(call int32) {
 	if p := f.strip(pid); f.kind(p) == "identifier" {
 		pidName = f.text(p)
 	}
-	best := f.checkIn(f.scope(call), pidName)
+	best := f.checkIn(f.scope(call), pidName, call)
 	if o.at != none && f.scope(o.at) != f.scope(call) {
-		best = max(best, f.checkIn(f.scope(o.at), ""))
+		best = max(best, f.checkIn(f.scope(o.at), "", call))
 	}
 	switch {
 	case best == idCheck, best == nameCheck && !c.strict:
