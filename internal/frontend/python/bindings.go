@@ -2,7 +2,7 @@ package python
 
 // bindingsOrigin is the worst origin of the values scope (a function, or
 // 0 for the module) binds to name, and whether it binds it at all.
-func (f *file) bindingsOrigin(scope int32, name string, depth int) (origin, bool) {
+func (f dataflow) bindingsOrigin(scope int32, name string, depth int) (origin, bool) {
 	o, seen := origin{kind: literal}, false
 	for _, id := range f.names[name] {
 		if f.scope(id) != scope || (scope != 0 && !f.t.Contains(scope, id)) {
@@ -46,7 +46,7 @@ func (f *file) boundValues(scope int32, name string) []int32 {
 // boundValue is the origin of the value bound to the identifier id when
 // id is a target: of an assignment (also in a tuple), a walrus, a for
 // loop (the iterable's), a with item (the context's).
-func (f *file) boundValue(id int32, depth int) (origin, bool) {
+func (f dataflow) boundValue(id int32, depth int) (origin, bool) {
 	for child, p := id, f.parent(id); p != none; child, p = p, f.parent(p) {
 		switch f.kind(p) {
 		case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression", "list_splat_pattern", "as_pattern_target":
@@ -89,7 +89,7 @@ const maxParamCalls = 16
 
 // paramOrigin is the worst origin of the arguments the file's calls of
 // the function fn pass for its i-th parameter (named name).
-func (f *file) paramOrigin(fn int32, i int, name string, depth int) origin {
+func (f dataflow) paramOrigin(fn int32, i int, name string, depth int) origin {
 	if f.params(fn) != nil && len(f.params(fn)) > 0 && (f.params(fn)[0] == "self" || f.params(fn)[0] == "cls") {
 		i-- // x.method(a) passes a as the second parameter
 	}

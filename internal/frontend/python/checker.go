@@ -1,14 +1,10 @@
 package python
 
-import (
-	"slices"
-
-	"github.com/pidlint/pidlint/internal/rules"
-)
+import "slices"
 
 // A checker runs the rules over one file.
 type checker struct {
-	f       *file
+	f       dataflow
 	strict  bool
 	disable []string
 	found   []report
@@ -35,48 +31,15 @@ func (c *checker) run() {
 	for _, call := range c.f.calls {
 		switch c.f.callee(call) {
 		case "os.kill":
-			c.checkKill(call)
-			c.checkSignal(call)
+			checkKill(c, call)
+			checkSignal(c, call)
 			continue
 		case "os.killpg":
-			c.checkSignal(call)
+			checkSignal(c, call)
 			continue
 		}
-		c.checkSignal(call)
-		c.checkCreate(call)
-		c.checkProc(call)
+		checkSignal(c, call)
+		checkCreate(c, call)
+		checkProc(c, call)
 	}
-}
-
-// directives are the file's ignore directives, from its comments.
-func (f *file) directives() []*rules.Directive {
-	var ds []*rules.Directive
-	for i := range f.t.Nodes {
-		if n := int32(i); f.kind(n) == "comment" {
-			if d, ok := rules.ParseDirective(rules.Python, f.text(n), f.line(n)); ok {
-				ds = append(ds, d)
-			}
-		}
-	}
-	return ds
-}
-
-// syntaxError returns the line of the file's first syntax error, or 0.
-// PEP 696 type-parameter defaults (def f[T = int]), which the grammar
-// does not know yet, are Python 3.13, not an error.
-func (f *file) syntaxError() int {
-	if !f.t.HasError(0) {
-		return 0
-	}
-	for i := range f.t.Nodes {
-		n := int32(i)
-		if !f.t.IsError(n) {
-			continue
-		}
-		if p := f.parent(n); p != none && (f.kind(p) == "type_parameter" || f.kind(p) == "type_parameters") {
-			continue
-		}
-		return f.line(n)
-	}
-	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/pidlint/pidlint/internal/frontend/python/pyparse"
+	"github.com/pidlint/pidlint/internal/rules"
 )
 
 // A file is one parsed Python file and what the rules look up in it more
@@ -178,4 +179,37 @@ func (f *file) references(fn int32) []int32 {
 func (f *file) inDefName(n int32) bool {
 	p := f.parent(n)
 	return p != none && (f.kind(p) == "function_definition" || f.kind(p) == "class_definition") && f.t.Field(n) == "name"
+}
+
+// directives are the file's ignore directives, from its comments.
+func (f *file) directives() []*rules.Directive {
+	var ds []*rules.Directive
+	for i := range f.t.Nodes {
+		if n := int32(i); f.kind(n) == "comment" {
+			if d, ok := rules.ParseDirective(rules.Python, f.text(n), f.line(n)); ok {
+				ds = append(ds, d)
+			}
+		}
+	}
+	return ds
+}
+
+// syntaxError returns the line of the file's first syntax error, or 0.
+// PEP 696 type-parameter defaults (def f[T = int]), which the grammar
+// does not know yet, are Python 3.13, not an error.
+func (f *file) syntaxError() int {
+	if !f.t.HasError(0) {
+		return 0
+	}
+	for i := range f.t.Nodes {
+		n := int32(i)
+		if !f.t.IsError(n) {
+			continue
+		}
+		if p := f.parent(n); p != none && (f.kind(p) == "type_parameter" || f.kind(p) == "type_parameters") {
+			continue
+		}
+		return f.line(n)
+	}
+	return 0
 }

@@ -95,7 +95,7 @@ func checkFile(l *loader, in *frontend.Input, name string) (r result) {
 	if line := f.syntaxError(); line > 0 {
 		r.errs = append(r.errs, fmt.Sprintf("%s:%d: syntax error (the rest of the file is checked)", short, line))
 	}
-	c := &checker{f: f, strict: in.Settings.Strict, disable: in.Settings.Disable}
+	c := &checker{f: dataflow{platforms{f}}, strict: in.Settings.Strict, disable: in.Settings.Disable}
 	c.run()
 	ds := f.directives()
 	for _, rep := range c.found {

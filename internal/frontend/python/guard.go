@@ -6,13 +6,13 @@ import "strings"
 // branch or an earlier exit tests the platform, its function runs only
 // from such places in the file, the name it calls is bound only off
 // Windows, or its file cannot be imported on Windows (posixonly.go).
-func (f *file) offWindows(n int32) bool {
+func (f platforms) offWindows(n int32) bool {
 	return f.guarded(n, 0, map[int32]bool{}) || f.posixOnly()
 }
 
 // guarded is offWindows within the file. depth bounds the callers it
 // follows; seen holds the functions on the way, against recursion.
-func (f *file) guarded(n int32, depth int, seen map[int32]bool) bool {
+func (f platforms) guarded(n int32, depth int, seen map[int32]bool) bool {
 	if f.kind(n) == "call" {
 		if fn := f.field(n, "function"); f.kind(fn) == "identifier" {
 			for _, imp := range f.importStmts[f.text(fn)] {
@@ -57,7 +57,7 @@ func (f *file) guarded(n int32, depth int, seen map[int32]bool) bool {
 
 // branchOffWindows reports whether the branch of the if statement that
 // holds child runs only off Windows.
-func (f *file) branchOffWindows(stmt, child int32) bool {
+func (f platforms) branchOffWindows(stmt, child int32) bool {
 	if child == f.field(stmt, "consequence") {
 		return f.onWin(f.field(stmt, "condition"), 0) == offWindows
 	}
@@ -83,7 +83,7 @@ func (f *file) branchOffWindows(stmt, child int32) bool {
 // exitsOnWindows reports whether a statement of block before child stops
 // Windows from getting there: if <Windows>: return/raise/…, assert <not
 // Windows>, or an import of a module Windows lacks.
-func (f *file) exitsOnWindows(block, child int32) bool {
+func (f platforms) exitsOnWindows(block, child int32) bool {
 	for s := range f.t.NamedChildren(block) {
 		if s == child {
 			return false
@@ -108,7 +108,7 @@ func (f *file) exitsOnWindows(block, child int32) bool {
 
 // exits reports whether a block always leaves its function or loop: its
 // last statement returns, raises, exits or continues.
-func (f *file) exits(block int32) bool {
+func (f platforms) exits(block int32) bool {
 	var last int32 = none
 	for s := range f.t.NamedChildren(block) {
 		last = s
@@ -136,7 +136,7 @@ const maxCallerDepth = 3
 // callersGuarded reports whether every reference to the function fn in
 // the file is itself off Windows, and there is one: a function nobody in
 // the file calls may be called from anywhere.
-func (f *file) callersGuarded(fn int32, depth int, seen map[int32]bool) bool {
+func (f platforms) callersGuarded(fn int32, depth int, seen map[int32]bool) bool {
 	if depth >= maxCallerDepth || seen[fn] {
 		return false
 	}
@@ -161,7 +161,7 @@ func (f *file) callersGuarded(fn int32, depth int, seen map[int32]bool) bool {
 
 // inDeadHelper reports whether n is in a private function of the module
 // (_name) that nothing in the file names: code no one runs, or only tests.
-func (f *file) inDeadHelper(n int32) bool {
+func (f platforms) inDeadHelper(n int32) bool {
 	fn := f.function(n)
 	if fn == none || f.class(fn) != none {
 		return false

@@ -28,7 +28,7 @@ var (
 // helpers of the file the scope calls, but those a helper makes only on
 // another platform than the site's (a cmdline compare on Windows does not
 // verify a signal sent on Unix).
-func (f *file) checkIn(scope int32, pidName string, site int32) check {
+func (f dataflow) checkIn(scope int32, pidName string, site int32) check {
 	best := f.checksOf(scope, pidName, none)
 	if best == idCheck {
 		return best
@@ -48,7 +48,7 @@ func (f *file) checkIn(scope int32, pidName string, site int32) check {
 
 // checksOf is checkIn's search within one scope; with site set, checks on
 // a platform branch other than the site's do not count.
-func (f *file) checksOf(scope int32, pidName string, site int32) check {
+func (f dataflow) checksOf(scope int32, pidName string, site int32) check {
 	best := noCheck
 	plat := unknown
 	if site != none {
@@ -75,14 +75,14 @@ func (f *file) checksOf(scope int32, pidName string, site int32) check {
 
 // samePlatform reports whether code on platform a may run with code on
 // platform b (unknown runs with both).
-func (f *file) samePlatform(a, b tri) bool {
+func (f dataflow) samePlatform(a, b tri) bool {
 	return a == unknown || b == unknown || a == b
 }
 
 // platformOf is where n runs, as the nearest platform branch in its
 // function says (onWindows, offWindows), or unknown; with callers, a
 // function without one takes its callers' when they agree.
-func (f *file) platformOf(n int32, callers bool) tri {
+func (f dataflow) platformOf(n int32, callers bool) tri {
 	fn := f.function(n)
 	for child, a := n, f.parent(n); a != none && a != fn; child, a = a, f.parent(a) {
 		if f.kind(a) != "if_statement" {
@@ -115,7 +115,7 @@ func (f *file) platformOf(n int32, callers bool) tri {
 // value is an identity; a name, exe or cmdline (psutil's, /proc's, or a
 // helper's that reads them) against one is a name check; pid in table is
 // a table of own processes.
-func (f *file) comparisonCheck(cmp int32, pidName string) check {
+func (f dataflow) comparisonCheck(cmp int32, pidName string) check {
 	var ops []string
 	for c := range f.t.Children(cmp) {
 		if f.t.Field(c) == "operators" {
@@ -145,7 +145,7 @@ func (f *file) comparisonCheck(cmp int32, pidName string) check {
 // command line: psutil's cmdline(), exe() or name(), a helper that reads
 // them, a /proc file of them, or a name bound (also by a comprehension)
 // to one of those.
-func (f *file) holdsName(n int32, depth int) bool {
+func (f dataflow) holdsName(n int32, depth int) bool {
 	if depth > 2 {
 		return false
 	}
@@ -171,7 +171,7 @@ func (f *file) holdsName(n int32, depth int) bool {
 // command line: opens a /proc file of them, or calls a helper of the
 // file that does (a string naming one, or ps -o args=, pgrep or wmic;
 // psutil's cmdline() or exe()).
-func (f *file) readsName(call int32) bool {
+func (f dataflow) readsName(call int32) bool {
 	if procNameFile(f.text(call)) {
 		return true
 	}

@@ -2,6 +2,10 @@ package python
 
 import "strings"
 
+// dataflow reads a file for what the rules ask of a value: where a PID
+// comes from, and what checks the process it names.
+type dataflow struct{ platforms }
+
 // An origin is where a PID value comes from, as far as the file shows.
 type origin struct {
 	kind originKind
@@ -60,7 +64,7 @@ var (
 const maxOriginDepth = 6
 
 // origin tells where the value of expression n comes from.
-func (f *file) origin(n int32, depth int) origin {
+func (f dataflow) origin(n int32, depth int) origin {
 	n = f.strip(n)
 	if n == none || depth > maxOriginDepth {
 		return origin{kind: opaque}
@@ -102,7 +106,7 @@ func (f *file) origin(n int32, depth int) origin {
 }
 
 // callOrigin is the origin of a call's result.
-func (f *file) callOrigin(call int32, depth int) origin {
+func (f dataflow) callOrigin(call int32, depth int) origin {
 	name := f.callee(call)
 	switch {
 	case ownCalls[name] || strings.HasPrefix(name, "os.spawn") || strings.HasPrefix(name, "multiprocessing."):
@@ -145,7 +149,7 @@ var stateWords = []string{"state", "load", "restore", "from_"}
 // restoredState reports whether obj[key] reads a PID ("pid" in the key)
 // from a parameter that a function restoring persisted state receives:
 // the parameter or its function is named so (load_state(self, state)).
-func (f *file) restoredState(obj, key int32) bool {
+func (f dataflow) restoredState(obj, key int32) bool {
 	k, ok := f.str(key)
 	if !ok || !strings.Contains(strings.ToLower(k), "pid") {
 		return false
@@ -165,7 +169,7 @@ func (f *file) restoredState(obj, key int32) bool {
 
 // returnsOrigin is the worst origin of what the function returns or
 // yields.
-func (f *file) returnsOrigin(fn int32, depth int) origin {
+func (f dataflow) returnsOrigin(fn int32, depth int) origin {
 	o := origin{kind: literal}
 	seen := false
 	f.eachIn(f.field(fn, "body"), func(i int32) {
@@ -185,7 +189,7 @@ func (f *file) returnsOrigin(fn int32, depth int) origin {
 // attrOrigin is the origin of x.attr: the .pid of an own process is own;
 // self.attr is whatever the class assigns it anywhere (or its property
 // returns); os.environ is the environment.
-func (f *file) attrOrigin(n int32, depth int) origin {
+func (f dataflow) attrOrigin(n int32, depth int) origin {
 	obj, attr := f.field(n, "object"), f.attrName(n)
 	if f.qual(n) == "os.environ" {
 		return origin{kind: external, what: "the environment", at: n}
@@ -198,7 +202,7 @@ func (f *file) attrOrigin(n int32, depth int) origin {
 
 // selfAttrOrigin is the worst origin of the values the class of n assigns
 // to self.attr, or returns from its property attr.
-func (f *file) selfAttrOrigin(n int32, attr string, depth int) origin {
+func (f dataflow) selfAttrOrigin(n int32, attr string, depth int) origin {
 	class := f.class(n)
 	if class == none {
 		return origin{kind: opaque}
@@ -228,7 +232,7 @@ func (f *file) selfAttrOrigin(n int32, attr string, depth int) origin {
 // its scope (assignments, for and with targets, walrus, comprehension
 // variables), or, for a parameter, of the arguments the file's calls of
 // its function pass; failing both, of the module's bindings.
-func (f *file) nameOrigin(n int32, depth int) origin {
+func (f dataflow) nameOrigin(n int32, depth int) origin {
 	name := f.text(n)
 	if q := f.qual(n); q != "" {
 		return origin{kind: opaque}

@@ -8,30 +8,30 @@ import (
 // checkCreate reports PY004 on an exclusive create of a PID or lock file
 // that holds the program's PID, when nothing in its class (or else its
 // file) recovers a stale file by the holder's identity or a kernel lock.
-func (c *checker) checkCreate(call int32) {
+func checkCreate(c *checker, call int32) {
 	f := c.f
-	path := f.exclusiveCreate(call)
-	if path == none || !f.namesPIDFile(path, call) {
+	path := exclusiveCreate(f, call)
+	if path == none || !namesPIDFile(f, path, call) {
 		return
 	}
 	fn := f.scope(call)
-	if f.callsAny(fn, "os.replace", "os.rename", "shutil.move", "os.link") {
+	if callsAny(f, fn, "os.replace", "os.rename", "shutil.move", "os.link") {
 		return // a temporary file moved into place
 	}
-	scopes := f.recoveryScopes(call)
-	if !f.anyScope(scopes, func(s int32) bool { return f.callsAny(s, "os.getpid") }) {
+	scopes := recoveryScopes(f, call)
+	if !anyScope(f, scopes, func(s int32) bool { return callsAny(f, s, "os.getpid") }) {
 		return // not the program's own PID file
 	}
-	if f.anyScope(scopes, func(s int32) bool { return f.checkIn(s, "", call) != noCheck }) {
+	if anyScope(f, scopes, func(s int32) bool { return f.checkIn(s, "", call) != noCheck }) {
 		return
 	}
 	probe := none
-	f.anyScope(scopes, func(s int32) bool { probe = f.reuseBlindProbe(s); return probe != none })
+	anyScope(f, scopes, func(s int32) bool { probe = reuseBlindProbe(f, s); return probe != none })
 	if probe != none {
 		c.report("PY004", call, fmt.Sprintf("exclusive create of a PID file whose stale-file recovery rests on a reuse-blind probe (line %d): after a reboot or PID reuse an unrelated process holds the number and every start fails; lock the file instead (pidprobe.PidLock, pidlint -vendor-python-helper)", f.line(probe)))
 		return
 	}
-	if f.unlinksOnExists(call) {
+	if unlinksOnExists(f, call) {
 		return
 	}
 	c.report("PY004", call, "exclusive create of a PID file with no stale-file recovery: after a crash or SIGKILL the file stays and every start fails; lock the file instead (pidprobe.PidLock, pidlint -vendor-python-helper), which the kernel releases when the holder dies")
@@ -40,7 +40,7 @@ func (c *checker) checkCreate(call int32) {
 // recoveryScopes are where the recovery of a PID file created at call
 // may be: its class, for a method; else its function and the functions
 // of the file it calls; at the top level, the file.
-func (f *file) recoveryScopes(call int32) []int32 {
+func recoveryScopes(f dataflow, call int32) []int32 {
 	if c := f.class(call); c != none {
 		return []int32{c}
 	}
@@ -58,7 +58,7 @@ func (f *file) recoveryScopes(call int32) []int32 {
 }
 
 // anyScope reports whether pred holds for one of the scopes.
-func (f *file) anyScope(scopes []int32, pred func(int32) bool) bool {
+func anyScope(f dataflow, scopes []int32, pred func(int32) bool) bool {
 	for _, s := range scopes {
 		if pred(s) {
 			return true
@@ -70,21 +70,21 @@ func (f *file) anyScope(scopes []int32, pred func(int32) bool) bool {
 // exclusiveCreate returns the path argument when call creates a file
 // exclusively: os.open with O_CREAT and O_EXCL (also through a constant
 // of the file), open(path, "x"), Path(path).open("x"); else none.
-func (f *file) exclusiveCreate(call int32) int32 {
+func exclusiveCreate(f dataflow, call int32) int32 {
 	switch name := f.callee(call); name {
 	case "os.open":
-		flags := f.flagNames(f.arg(call, 1, "flags"), 0)
+		flags := flagNames(f, f.arg(call, 1, "flags"), 0)
 		if flags["O_CREAT"] && flags["O_EXCL"] {
 			return f.arg(call, 0, "path")
 		}
 		return none
 	case "open", "io.open", "codecs.open":
-		if xMode(f, f.arg(call, 1, "mode")) {
+		if xMode(f.file, f.arg(call, 1, "mode")) {
 			return f.arg(call, 0, "file")
 		}
 		return none
 	}
-	if m, recv := f.methodCall(call); m == "open" && xMode(f, f.arg(call, 0, "mode")) {
+	if m, recv := f.methodCall(call); m == "open" && xMode(f.file, f.arg(call, 0, "mode")) {
 		return recv
 	}
 	return none
@@ -98,7 +98,7 @@ func xMode(f *file, n int32) bool {
 
 // flagNames are the names or-ed into a flags expression, following names
 // of the file bound to constants.
-func (f *file) flagNames(n int32, depth int) map[string]bool {
+func flagNames(f dataflow, n int32, depth int) map[string]bool {
 	out := map[string]bool{}
 	if n == none || depth > 3 {
 		return out
@@ -111,7 +111,7 @@ func (f *file) flagNames(n int32, depth int) map[string]bool {
 		case "identifier":
 			out[f.text(i)] = true
 			if v := f.moduleValue(f.text(i)); v != none {
-				for k := range f.flagNames(v, depth+1) {
+				for k := range flagNames(f, v, depth+1) {
 					out[k] = true
 				}
 			}
@@ -124,7 +124,7 @@ func (f *file) flagNames(n int32, depth int) map[string]bool {
 // namesPIDFile reports whether a path is a PID or lock file: its text, the
 // values its name or self attribute is bound to, or the function or class
 // it is created in, says pid or lock.
-func (f *file) namesPIDFile(path, call int32) bool {
+func namesPIDFile(f dataflow, path, call int32) bool {
 	texts := []string{f.text(path)}
 	p := f.strip(path)
 	var name string
@@ -157,7 +157,7 @@ func (f *file) namesPIDFile(path, call int32) bool {
 }
 
 // callsAny reports whether scope calls one of the functions.
-func (f *file) callsAny(scope int32, names ...string) bool {
+func callsAny(f dataflow, scope int32, names ...string) bool {
 	found := false
 	f.each(scope, func(i int32) bool {
 		if f.kind(i) == "call" {
@@ -174,7 +174,7 @@ func (f *file) callsAny(scope int32, names ...string) bool {
 // reuseBlindProbe returns a liveness probe in scope that cannot tell a
 // reused PID: os.kill(pid, 0), psutil.pid_exists, is_running() of a
 // Process made from the PID, /proc/PID existence; or none.
-func (f *file) reuseBlindProbe(scope int32) int32 {
+func reuseBlindProbe(f dataflow, scope int32) int32 {
 	found := none
 	f.each(scope, func(i int32) bool {
 		if f.kind(i) != "call" {
@@ -182,10 +182,10 @@ func (f *file) reuseBlindProbe(scope int32) int32 {
 		}
 		switch name := f.callee(i); {
 		case name == "os.kill":
-			if sig, known, _ := f.signalValue(f.arg(i, 1, "sig")); known && sig == 0 {
+			if sig, known, _ := signalValue(f, f.arg(i, 1, "sig")); known && sig == 0 {
 				found = i
 			}
-		case name == "psutil.pid_exists", f.procExists(i):
+		case name == "psutil.pid_exists", procExists(f, i):
 			found = i
 		default:
 			if m, _ := f.methodCall(i); m == "is_running" {
@@ -199,7 +199,7 @@ func (f *file) reuseBlindProbe(scope int32) int32 {
 
 // unlinksOnExists reports whether a handler around the create removes the
 // file when it exists (and tries again): a recovery, even if unchecked.
-func (f *file) unlinksOnExists(call int32) bool {
+func unlinksOnExists(f dataflow, call int32) bool {
 	for child, a := call, f.parent(call); a != none; child, a = a, f.parent(a) {
 		if k := f.kind(a); k == "function_definition" || k == "class_definition" {
 			return false
@@ -208,10 +208,10 @@ func (f *file) unlinksOnExists(call int32) bool {
 			continue
 		}
 		for h := range f.t.NamedChildren(a) {
-			if f.kind(h) == "except_clause" && f.callsAny(h, "os.unlink", "os.remove") {
+			if f.kind(h) == "except_clause" && callsAny(f, h, "os.unlink", "os.remove") {
 				return true
 			}
-			if f.kind(h) == "except_clause" && f.callsMethod(h, "unlink") {
+			if f.kind(h) == "except_clause" && callsMethod(f, h, "unlink") {
 				return true
 			}
 		}
@@ -220,7 +220,7 @@ func (f *file) unlinksOnExists(call int32) bool {
 }
 
 // callsMethod reports whether scope calls a method of the name.
-func (f *file) callsMethod(scope int32, method string) bool {
+func callsMethod(f dataflow, scope int32, method string) bool {
 	found := false
 	f.each(scope, func(i int32) bool {
 		if f.kind(i) == "call" {

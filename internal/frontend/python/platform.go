@@ -2,6 +2,10 @@ package python
 
 import "strings"
 
+// platforms reads a file for where its code can run: the platform tests
+// around a node, earlier in its function, at its callers and importers.
+type platforms struct{ *file }
+
 // A tri is what a condition evaluates to on Windows: true there, false
 // there, or not known from the code.
 type tri int
@@ -64,7 +68,7 @@ var posixOnlyAttrs = map[string]bool{
 
 // platformKey returns which platform expression n is ("sys.platform",
 // "os.name", "platform.system", "platformType"), or "".
-func (f *file) platformKey(n int32) string {
+func (f platforms) platformKey(n int32) string {
 	n = f.strip(n)
 	if n == none {
 		return ""
@@ -86,7 +90,7 @@ func (f *file) platformKey(n int32) string {
 
 // onWin evaluates a condition on Windows. depth bounds the names it
 // follows to their values.
-func (f *file) onWin(n int32, depth int) tri {
+func (f platforms) onWin(n int32, depth int) tri {
 	n = f.strip(n)
 	if n == none || depth > 4 {
 		return unknown
@@ -123,7 +127,7 @@ func (f *file) onWin(n int32, depth int) tri {
 }
 
 // comparisonOnWin evaluates P == "win32", P != "nt", P in ("Windows", …).
-func (f *file) comparisonOnWin(n int32) tri {
+func (f platforms) comparisonOnWin(n int32) tri {
 	var operands []int32
 	var ops []string
 	for c := range f.t.Children(n) {
@@ -166,7 +170,7 @@ func (f *file) comparisonOnWin(n int32) tri {
 
 // setOnWin reads P in ("a", "b"): on Windows when every string is
 // Windows', off it when none is.
-func (f *file) setOnWin(set int32, read func(string) tri) tri {
+func (f platforms) setOnWin(set int32, read func(string) tri) tri {
 	set = f.strip(set)
 	var seen []tri
 	for c := range f.t.NamedChildren(set) {
@@ -190,7 +194,7 @@ func (f *file) setOnWin(set int32, read func(string) tri) tri {
 
 // callOnWin evaluates sys.platform.startswith("win"), isWindows(),
 // hasattr(os, "fork").
-func (f *file) callOnWin(call int32, depth int) tri {
+func (f platforms) callOnWin(call int32, depth int) tri {
 	if m, recv := f.methodCall(call); m == "startswith" {
 		if key := f.platformKey(recv); key != "" {
 			if s, ok := f.str(f.arg(call, 0, "")); ok && s != "" {
@@ -214,7 +218,7 @@ func (f *file) callOnWin(call int32, depth int) tri {
 
 // flagOnWin evaluates a name or attribute used as a platform flag: a
 // variable of the file bound to a platform test, or a name that says so.
-func (f *file) flagOnWin(n int32, depth int) tri {
+func (f platforms) flagOnWin(n int32, depth int) tri {
 	name := f.text(n)
 	if f.kind(n) == "attribute" {
 		name = f.attrName(n)
@@ -237,7 +241,7 @@ func (f *file) flagOnWin(n int32, depth int) tri {
 
 // moduleValue returns the value a name is assigned once at the top level
 // of the file or of a class (NAME = value), or none.
-func (f *file) moduleValue(name string) int32 {
+func (f platforms) moduleValue(name string) int32 {
 	found := none
 	for _, n := range f.names[name] {
 		a := f.parent(n)

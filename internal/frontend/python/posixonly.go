@@ -24,7 +24,7 @@ func posixModule(name string) bool {
 
 // importedModule is the module an import statement imports from, or for
 // import a, b the first of them.
-func (f *file) importedModule(stmt int32) string {
+func (f platforms) importedModule(stmt int32) string {
 	if f.kind(stmt) == "import_from_statement" {
 		return f.text(f.field(stmt, "module_name"))
 	}
@@ -37,7 +37,7 @@ func (f *file) importedModule(stmt int32) string {
 
 // topImports are the import statements at the top level of the module,
 // outside any if or try: those that run whenever the file is imported.
-func (f *file) topImports() []int32 {
+func (f platforms) topImports() []int32 {
 	var out []int32
 	for s := range f.t.NamedChildren(0) {
 		if k := f.kind(s); k == "import_statement" || k == "import_from_statement" {
@@ -49,7 +49,7 @@ func (f *file) topImports() []int32 {
 
 // importsPosixModule reports whether the file imports a POSIX-only module
 // at its top.
-func (f *file) importsPosixModule() bool {
+func (f platforms) importsPosixModule() bool {
 	for _, s := range f.topImports() {
 		if posixModule(f.importedModule(s)) {
 			return true
@@ -62,7 +62,7 @@ func (f *file) importsPosixModule() bool {
 // imports a POSIX-only module at its top, or a module of its own package
 // that does, or the modules of its directory that import it do so only
 // off Windows. It is computed once per file.
-func (f *file) posixOnly() bool {
+func (f platforms) posixOnly() bool {
 	f.posixOnce.Do(func() {
 		f.posix = f.importsPosixModule() || f.packageImportsPosix() || f.importersGuarded()
 	})
@@ -71,13 +71,13 @@ func (f *file) posixOnly() bool {
 
 // packageImportsPosix reports whether a module of the file's package that
 // the file imports at its top imports a POSIX-only module at its top.
-func (f *file) packageImportsPosix() bool {
+func (f platforms) packageImportsPosix() bool {
 	if f.loader == nil {
 		return false
 	}
 	for _, s := range f.topImports() {
 		for _, path := range f.packageModules(s) {
-			if g := f.loader.load(path); g != nil && g.importsPosixModule() {
+			if g := f.loader.load(path); g != nil && (platforms{g}).importsPosixModule() {
 				return true
 			}
 		}
@@ -89,7 +89,7 @@ func (f *file) packageImportsPosix() bool {
 // statement may name: from . import util, from .util import x, from
 // pkg.util import x and import pkg.util, where pkg is the file's top
 // package.
-func (f *file) packageModules(stmt int32) []string {
+func (f platforms) packageModules(stmt int32) []string {
 	dir := filepath.Dir(f.name)
 	var bases []string // module paths relative to a directory, as a/b
 	var from string
@@ -170,7 +170,7 @@ func packageTop(dir string) string {
 // the modules of its directory and its parent's (those whose text names
 // m) only where Windows cannot get: the package picks it by platform, or
 // every importer is itself POSIX-only.
-func (f *file) importersGuarded() bool {
+func (f platforms) importersGuarded() bool {
 	if f.loader == nil {
 		return false
 	}
@@ -189,10 +189,11 @@ func (f *file) importersGuarded() bool {
 		if path == f.name || !f.loader.mentions(path, m) {
 			continue
 		}
-		g := f.loader.load(path)
-		if g == nil {
+		loaded := f.loader.load(path)
+		if loaded == nil {
 			continue
 		}
+		g := platforms{loaded}
 		for _, stmt := range g.importsOf(m) {
 			found = true
 			if !g.guarded(stmt, 0, map[int32]bool{}) && !g.importsPosixModule() && !g.packageImportsPosix() {
@@ -206,7 +207,7 @@ func (f *file) importersGuarded() bool {
 // importsOf are the import statements of the file that import a module
 // named m: import a.m, from a.m import x, from a import m, from . import m,
 // from .m import x.
-func (g *file) importsOf(m string) []int32 {
+func (g platforms) importsOf(m string) []int32 {
 	var out []int32
 	for i := range g.t.Nodes {
 		s := int32(i)

@@ -18,7 +18,7 @@ var zeroSignals = map[string]bool{"SIG_DFL": true, "CTRL_C_EVENT": true}
 
 // signalValue reads a signal argument: its number when constant (0 for
 // SIG_DFL), and whether Windows has it.
-func (f *file) signalValue(n int32) (value int, known, windows bool) {
+func signalValue(f dataflow, n int32) (value int, known, windows bool) {
 	n = f.strip(n)
 	if n == none {
 		return 0, false, false
@@ -29,7 +29,7 @@ func (f *file) signalValue(n int32) (value int, known, windows bool) {
 		return int(v), err == nil, err == nil
 	case "identifier":
 		if v := f.moduleValue(f.text(n)); v != none && v != n {
-			return f.signalValue(v)
+			return signalValue(f, v)
 		}
 	case "attribute":
 		q, name := f.qual(n), f.attrName(n)
@@ -45,13 +45,13 @@ func (f *file) signalValue(n int32) (value int, known, windows bool) {
 }
 
 // checkKill reports PY001 and PY002 on an os.kill call.
-func (c *checker) checkKill(call int32) {
+func checkKill(c *checker, call int32) {
 	f := c.f
-	sig, known, windows := f.signalValue(f.arg(call, 1, "sig"))
+	sig, known, windows := signalValue(f, f.arg(call, 1, "sig"))
 	if !known || !windows {
 		return
 	}
-	shape := f.lookupOnlyExcept(call)
+	shape := lookupOnlyExcept(f, call)
 	if sig != 0 && shape == none {
 		return
 	}
@@ -72,7 +72,7 @@ func (c *checker) checkKill(call int32) {
 // lookupOnlyExcept returns the except clause that catches
 // ProcessLookupError or PermissionError around call while no handler
 // around it catches OSError or wider, or none.
-func (f *file) lookupOnlyExcept(call int32) int32 {
+func lookupOnlyExcept(f dataflow, call int32) int32 {
 	shape := none
 	for child, a := call, f.parent(call); a != none; child, a = a, f.parent(a) {
 		switch f.kind(a) {
@@ -86,7 +86,7 @@ func (f *file) lookupOnlyExcept(call int32) int32 {
 				if f.kind(h) != "except_clause" {
 					continue
 				}
-				types := f.exceptTypes(h)
+				types := exceptTypes(f, h)
 				if len(types) == 0 {
 					return none // a bare except
 				}
@@ -108,7 +108,7 @@ func (f *file) lookupOnlyExcept(call int32) int32 {
 
 // exceptTypes are the last names of the exception types an except
 // clause catches; none for a bare except.
-func (f *file) exceptTypes(h int32) []string {
+func exceptTypes(f dataflow, h int32) []string {
 	t := f.field(h, "value")
 	if t == none {
 		for c := range f.t.NamedChildren(h) {

@@ -9,19 +9,19 @@ var (
 )
 
 // checkProc reports PY005 on a test of /proc/<pid>'s existence.
-func (c *checker) checkProc(call int32) {
-	if c.f.procExists(call) {
+func checkProc(c *checker, call int32) {
+	if procExists(c.f, call) {
 		c.report("PY005", call, "/proc/<pid> exists for zombies and thread IDs, and there is no /proc on macOS, Windows or the BSDs (every process reads as dead there): it is no liveness test; use pidprobe.alive(pid) (pidlint -vendor-python-helper)")
 	}
 }
 
 // procExists reports whether call tests that /proc/<pid> exists.
-func (f *file) procExists(call int32) bool {
+func procExists(f dataflow, call int32) bool {
 	if existsCalls[f.callee(call)] {
-		return f.procPIDPath(f.arg(call, 0, "path"), 0)
+		return procPIDPath(f, f.arg(call, 0, "path"), 0)
 	}
 	if m, recv := f.methodCall(call); existsMethods[m] && len(f.args(call)) == 0 {
-		return f.procPIDPath(recv, 0)
+		return procPIDPath(f, recv, 0)
 	}
 	return false
 }
@@ -31,38 +31,38 @@ func (f *file) procExists(call int32) bool {
 // "/proc/{}".format(pid), "/proc/" + str(pid), os.path.join("/proc", pid),
 // Path("/proc", pid), Path("/proc") / pid, or a name bound to one in its
 // scope.
-func (f *file) procPIDPath(n int32, depth int) bool {
+func procPIDPath(f dataflow, n int32, depth int) bool {
 	n = f.strip(n)
 	if n == none || depth > 3 {
 		return false
 	}
 	switch f.kind(n) {
 	case "string":
-		return f.procTemplate(n, f.interpolations(n))
+		return procTemplate(f, n, interpolations(f, n))
 	case "binary_operator":
 		left, right := f.field(n, "left"), f.field(n, "right")
 		switch f.text(f.field(n, "operator")) {
 		case "%":
-			return f.procTemplate(left, []int32{right})
+			return procTemplate(f, left, []int32{right})
 		case "+":
 			if s, ok := f.str(left); ok && strings.TrimSuffix(s, "/") == "/proc" {
-				return f.pidLike(right)
+				return pidLike(f, right)
 			}
 		case "/":
-			return f.procDir(left) && f.pidLike(right)
+			return procDir(f, left) && pidLike(f, right)
 		}
 	case "call":
 		name := f.callee(n)
 		if m, recv := f.methodCall(n); m == "format" {
-			return f.procTemplate(recv, f.args(n))
+			return procTemplate(f, recv, f.args(n))
 		}
 		if name == "os.path.join" || name == "pathlib.Path" || name == "Path" || name == "pathlib.PurePath" {
 			as := f.args(n)
 			switch len(as) {
 			case 1:
-				return f.procPIDPath(as[0], depth+1)
+				return procPIDPath(f, as[0], depth+1)
 			case 2:
-				return f.procDir(as[0]) && f.pidLike(as[1])
+				return procDir(f, as[0]) && pidLike(f, as[1])
 			}
 		}
 	case "identifier":
@@ -72,7 +72,7 @@ func (f *file) procPIDPath(n int32, depth int) bool {
 				continue
 			}
 			if a := f.parent(id); f.kind(a) == "assignment" && f.field(a, "left") == id {
-				return f.procPIDPath(f.field(a, "right"), depth+1)
+				return procPIDPath(f, f.field(a, "right"), depth+1)
 			}
 		}
 	}
@@ -80,19 +80,19 @@ func (f *file) procPIDPath(n int32, depth int) bool {
 }
 
 // procDir reports whether n is "/proc" or Path("/proc").
-func (f *file) procDir(n int32) bool {
+func procDir(f dataflow, n int32) bool {
 	n = f.strip(n)
 	if s, ok := f.str(n); ok {
 		return strings.TrimSuffix(s, "/") == "/proc"
 	}
 	if f.kind(n) == "call" && (f.callee(n) == "pathlib.Path" || f.callee(n) == "Path") && len(f.args(n)) == 1 {
-		return f.procDir(f.args(n)[0])
+		return procDir(f, f.args(n)[0])
 	}
 	return false
 }
 
 // interpolations are an f-string's {…} expressions.
-func (f *file) interpolations(s int32) []int32 {
+func interpolations(f dataflow, s int32) []int32 {
 	var out []int32
 	for c := range f.t.Children(s) {
 		if f.kind(c) == "interpolation" {
@@ -105,7 +105,7 @@ func (f *file) interpolations(s int32) []int32 {
 // procTemplate reports whether the string s, filled with the values,
 // reads /proc/<value>: the literal text around one placeholder is "/proc/"
 // before and nothing (or "/") after.
-func (f *file) procTemplate(s int32, values []int32) bool {
+func procTemplate(f dataflow, s int32, values []int32) bool {
 	s = f.strip(s)
 	if s == none || f.kind(s) != "string" || len(values) != 1 {
 		return false
@@ -122,7 +122,7 @@ func (f *file) procTemplate(s int32, values []int32) bool {
 	t := b.String()
 	for _, ph := range []string{"{}", "%d", "%s", "%i", "{0}", "{pid}"} {
 		if t == "/proc/"+ph || t == "/proc/"+ph+"/" {
-			return f.pidLike(values[0])
+			return pidLike(f, values[0])
 		}
 	}
 	return false
@@ -130,7 +130,7 @@ func (f *file) procTemplate(s int32, values []int32) bool {
 
 // pidLike reports whether n may be another process's PID: not a string
 // constant ("self"), not os.getpid().
-func (f *file) pidLike(n int32) bool {
+func pidLike(f dataflow, n int32) bool {
 	n = f.strip(n)
 	if n == none {
 		return false
@@ -143,7 +143,7 @@ func (f *file) pidLike(n int32) bool {
 		case "os.getpid":
 			return false
 		case "str", "int":
-			return f.pidLike(f.arg(n, 0, ""))
+			return pidLike(f, f.arg(n, 0, ""))
 		}
 	}
 	return true

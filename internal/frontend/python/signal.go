@@ -8,13 +8,13 @@ var psutilSignals = map[string]bool{"terminate": true, "kill": true, "send_signa
 // checkSignal reports PY003 on a call that sends a real signal: os.kill
 // or os.killpg with a signal not known to be 0, or terminate(), kill()
 // or send_signal() of a psutil.Process.
-func (c *checker) checkSignal(call int32) {
+func checkSignal(c *checker, call int32) {
 	f := c.f
 	var pid int32 = none
 	what := ""
 	switch name := f.callee(call); name {
 	case "os.kill", "os.killpg":
-		if sig, known, _ := f.signalValue(f.arg(call, 1, "sig")); known && sig == 0 {
+		if sig, known, _ := signalValue(f, f.arg(call, 1, "sig")); known && sig == 0 {
 			return // a probe: PY001's
 		}
 		pid, what = f.arg(call, 0, "pid"), name
@@ -23,7 +23,7 @@ func (c *checker) checkSignal(call int32) {
 		if !psutilSignals[m] {
 			return
 		}
-		if pid = f.psutilPID(recv); pid == none {
+		if pid = psutilPID(f, recv); pid == none {
 			return
 		}
 		what = "psutil.Process." + m
@@ -56,7 +56,7 @@ func (c *checker) checkSignal(call int32) {
 // psutilPID returns the PID argument of the psutil.Process that recv is:
 // psutil.Process(pid) itself, or a name bound to one in its scope; none
 // for anything else (a Popen's kill() is an own child's).
-func (f *file) psutilPID(recv int32) int32 {
+func psutilPID(f dataflow, recv int32) int32 {
 	recv = f.strip(recv)
 	if recv == none {
 		return none
