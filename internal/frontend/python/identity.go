@@ -25,11 +25,11 @@ var (
 // compared create_time, a kernel lock, membership in a table, pidprobe's
 // verified calls, or a compared name, exe or cmdline, directly or through
 // a helper of the file that reads them; and the same checks in the
-// helpers of the file the scope calls, but those a helper makes only on
-// another platform than the site's (a cmdline compare on Windows does not
-// verify a signal sent on Unix).
+// helpers of the file the scope calls. Checks made only on another
+// platform than the site's do not count (a cmdline compare on Windows
+// does not verify a signal sent on Unix).
 func (f dataflow) checkIn(scope int32, pidName string, site int32) check {
-	best := f.checksOf(scope, pidName, none)
+	best := f.checksOf(scope, pidName, site)
 	if best == idCheck {
 		return best
 	}
@@ -53,6 +53,9 @@ func (f dataflow) checksOf(scope int32, pidName string, site int32) check {
 	plat := unknown
 	if site != none {
 		plat = f.platformOf(site, true)
+		if plat == unknown && f.guarded(site, 0, map[int32]bool{}) {
+			plat = offWindows // after a return on Windows, say
+		}
 	}
 	f.each(scope, func(i int32) bool {
 		var c check
