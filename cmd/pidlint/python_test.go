@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -51,7 +53,7 @@ def stop(:
 // no Go file, as in a Python repository: its findings and exit codes are
 // those of a Go run (3 with findings, 0 clean, 1 when a file does not
 // parse, whose error names it while the other files are still checked),
-// and no go command is needed.
+// no go command is needed, and -vendor-python-helper writes the helper.
 func TestPythonNoModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pidlint")
@@ -70,6 +72,14 @@ func TestPythonNoModule(t *testing.T) {
 	clean := writeModule(t, map[string]string{"child.py": childScript})
 	if r := mustRun(t, exitClean, clean, noGo, bin, "./..."); r.stderr != "" || r.stdout != "" {
 		t.Errorf("clean tree: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	// The helper the fixes call, written into the tree, is clean itself.
+	r = mustRun(t, exitClean, clean, noGo, bin, "-vendor-python-helper=tools", "./...")
+	if r.stderr != "pidlint: wrote "+filepath.Join("tools", "pidprobe.py")+": import pidprobe there\n" {
+		t.Errorf("-vendor-python-helper: stderr %q", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(clean, "tools", "pidprobe.py")); err != nil {
+		t.Error(err)
 	}
 
 	broken := writeModule(t, map[string]string{"broken.py": brokenScript, "stop.py": stopScript})
