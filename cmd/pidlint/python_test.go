@@ -93,9 +93,9 @@ func TestPythonNoModule(t *testing.T) {
 }
 
 // TestPythonInGoModule runs pidlint on a Go module that holds Python
-// tooling: one run reports both languages, in text and in JSON (a .py
-// finding keyed by its directory, with its own rule), and -languages
-// picks one.
+// tooling: one run reports both languages, in text, in JSON (a .py
+// finding keyed by its directory) and in SARIF (a .py result with its
+// own rule entry), and -languages picks one.
 func TestPythonInGoModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pidlint and analyzes a module")
@@ -127,6 +127,38 @@ func TestPythonInGoModule(t *testing.T) {
 	py := out["./scripts"]["pidlint"]
 	if len(py) != 1 || py[0].Category != "PY003" || !strings.HasSuffix(py[0].Posn, "stop.py:8:5") {
 		t.Errorf("-json: the Python finding under ./scripts is %+v; output:\n%s", py, r.stdout)
+	}
+
+	r = mustRun(t, exitFindings, mod, offlineEnv, bin, "-goos=host", "-format=sarif", "./...")
+	var sarif struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID string } `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sarif); err != nil || len(sarif.Runs) != 1 {
+		t.Fatalf("-format=sarif: %v\n%s", err, r.stdout)
+	}
+	var ids, results []string
+	for _, rule := range sarif.Runs[0].Tool.Driver.Rules {
+		ids = append(ids, rule.ID)
+	}
+	for _, res := range sarif.Runs[0].Results {
+		results = append(results, res.RuleID+" "+res.Locations[0].PhysicalLocation.ArtifactLocation.URI)
+	}
+	if !slices.Contains(ids, "PY003") || !slices.Contains(results, "PY003 scripts/stop.py") || !slices.Contains(results, "PL001 kill.go") {
+		t.Errorf("-format=sarif: rules %v, results %v; want PY003's rule entry and both languages' results", ids, results)
 	}
 
 	r = mustRun(t, exitFindings, mod, offlineEnv, bin, "-goos=host", "-languages=python", "./...")
