@@ -13,7 +13,7 @@ COMPAT_GO := go1.21.13
 EXTRA_TARGETS := linux/386 linux/arm windows/386 freebsd/386 netbsd/amd64 openbsd/amd64 \
 	dragonfly/amd64 solaris/amd64 illumos/amd64 aix/ppc64 plan9/amd64 js/wasm wasip1/wasm
 
-.PHONY: test test-quick test-loaded check unit unit-quick cross compat initscript wine lint soak soak-quick fuzz bench bench-build golangci sarifcheck docs
+.PHONY: test test-quick test-loaded check unit unit-quick cross compat initscript wine lint soak soak-quick fuzz bench bench-build golangci sarifcheck pyparser docs
 
 # go test's -timeout for each stage, so that no package leans on the
 # 10-minute default: a hung test fails its stage, and the summary names it,
@@ -28,6 +28,7 @@ COMPAT_TIMEOUT ?= 10m
 FUZZ_TIMEOUT ?= 5m
 SARIF_TIMEOUT ?= 5m
 GOLANGCI_TIMEOUT ?= 10m
+PYPARSER_TIMEOUT ?= 10m
 WINE_TIMEOUT ?= 10m
 # Runs that only compile test binaries (-run=NONE): nothing runs long.
 BUILD_TIMEOUT ?= 1m
@@ -38,7 +39,7 @@ BUILD_TIMEOUT ?= 1m
 # golangci-lint with the plugin, the safeprobe command as an init script
 # uses it, and the Windows tests under Wine. Each stage's name and time is printed, and a
 # summary at the end; a failed stage does not stop the others.
-TEST_STAGES := check unit cross compat bench-build sarifcheck fuzz soak-quick golangci initscript wine
+TEST_STAGES := check unit cross compat bench-build sarifcheck pyparser fuzz soak-quick golangci initscript wine
 test:
 	@MAKE="$(MAKE)" bash tools/stages/run.sh $(TEST_STAGES)
 
@@ -168,6 +169,12 @@ golangci:
 # module, so the validator stays out of pidlint's dependencies).
 sarifcheck:
 	cd tools/sarifcheck && $(GO) vet ./... && $(GO) test -count=1 -timeout=$(SARIF_TIMEOUT) ./...
+
+# The Python parser regenerated from its pinned C sources (clang to
+# WebAssembly, wasm2go to Go) and compared byte for byte with the committed
+# file (tools/pyparser; .ci/run installs the C toolchain).
+pyparser:
+	cd tools/pyparser && $(GO) vet ./... && $(GO) test -count=1 -timeout=$(PYPARSER_TIMEOUT) ./...
 
 # PL007 and PL008 scored on labelled sites in public modules
 # (tools/recall/sites.tsv): precision, recall and every unlabelled finding,

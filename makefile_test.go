@@ -83,7 +83,7 @@ func TestMakeTargets(t *testing.T) {
 	for _, m := range stages.FindAllStringSubmatch(dryRun("test"), -1) {
 		got = append(got, m[1])
 	}
-	want := []string{"check", "unit", "cross", "compat", "bench-build", "sarifcheck", "fuzz", "soak-quick", "golangci", "initscript", "wine"}
+	want := []string{"check", "unit", "cross", "compat", "bench-build", "sarifcheck", "pyparser", "fuzz", "soak-quick", "golangci", "initscript", "wine"}
 	if !slices.Equal(got, want) {
 		t.Errorf("make test stages %v, want %v", got, want)
 	}

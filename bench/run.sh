@@ -165,6 +165,29 @@ if [ -n "${PODMAN:-}" ]; then
 fi
 cold "x/tools" "$xtools"
 
+# The Python scan: 10,000 .py files (the python3 standard library without
+# its tests, copied until there are that many) with -languages=python,
+# against pidlint ./... on x/tools warm, alternating.
+pytree=$work/py10k
+python3 - "$pytree" <<'PY'
+import os, shutil, sys, sysconfig
+src, dst = sysconfig.get_paths()["stdlib"], sys.argv[1]
+skip = {"test", "tests", "idle_test", "lib2to3", "site-packages", "dist-packages"}
+files = sorted(os.path.join(d, f) for d, dirs, fs in os.walk(src) if not skip & set(os.path.relpath(d, src).split(os.sep)) for f in fs if f.endswith(".py"))
+for i in range(10000):
+    out = os.path.join(dst, str(i // len(files)), os.path.relpath(files[i % len(files)], src))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    shutil.copyfile(files[i % len(files)], out)
+PY
+tpy=() tgo=()
+for _ in $(seq "$runs"); do
+	tpy+=("$(seconds "$pytree" "$work/pidlint" -languages=python ./...)")
+	tgo+=("$(seconds "$xtools" "$work/pidlint" ./...)")
+done
+mpy=$(printf '%s\n' "${tpy[@]}" | median) mgo=$(printf '%s\n' "${tgo[@]}" | median)
+pyrows=("| 10,000 Python files, -languages=python / x/tools, pidlint ./... warm | ${mpy} s | ${mgo} s | $(ratio "$mpy" "$mgo") |")
+echo "  Python: $mpy s against x/tools warm $mgo s" >&2
+
 echo "analyzer overhead ($runs alternating runs each)" >&2
 seconds "$xtools" go vet -vettool="$work/pidlint" ./... >/dev/null
 seconds "$xtools" go vet -vettool="$work/noop" ./... >/dev/null
@@ -196,6 +219,12 @@ cat <<MD
 | run | pidlint | go vet | pidlint / go vet |
 |---|---|---|---|
 $(printf '%s\n' "${drows[@]}")
+
+### The Python scan against a Go run (median of $runs alternating runs)
+
+| run | Python | Go | Python / Go |
+|---|---|---|---|
+$(printf '%s\n' "${pyrows[@]}")
 
 ### Analyzer against a no-op analyzer (median of $runs alternating runs)
 

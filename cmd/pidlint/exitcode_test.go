@@ -143,7 +143,8 @@ func TestFixSummary(t *testing.T) {
 }
 
 // TestNoModule checks a directory in no module. With no Go file there
-// is nothing for Go to do, said in one line, exit 0, and no go command
+// is nothing for Go to do (-languages=go: Python's run is
+// TestPythonNoModule's), said in one line, exit 0, and no go command
 // is needed (a Python repository's runner may have none); Go files there
 // are one line saying they are not checked, exit 1; an import path still
 // works; and a pattern naming no directory is an error while the others
@@ -156,7 +157,7 @@ func TestNoModule(t *testing.T) {
 	bin := pidlintBin(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "tools", "daemon.py"), "import os\n")
-	r := mustRun(t, exitClean, dir, []string{"PATH=" + t.TempDir()}, bin, "./...")
+	r := mustRun(t, exitClean, dir, []string{"PATH=" + t.TempDir()}, bin, "-languages=go", "./...")
 	if r.stderr != "pidlint: nothing to check: no Go files in ./...\n" || r.stdout != "" {
 		t.Errorf("no Go file, no go command: stdout %q, stderr %q", r.stdout, r.stderr)
 	}

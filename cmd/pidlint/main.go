@@ -5,7 +5,7 @@
 //
 //	pidlint [-goos=linux,darwin,windows,freebsd|host] [-languages=go,…] [-strict] [-safeprobe=path] [-disable=PL00N,…] [-test=false] packages
 //	pidlint [-json | -fix | -diff | -format=sarif|github|text] [-new-from-rev=REV] … packages
-//	pidlint [-baseline=FILE | -write-baseline=FILE] [-vendor-safeprobe=DIR] … packages
+//	pidlint [-baseline=FILE | -write-baseline=FILE] [-vendor-safeprobe=DIR] [-vendor-python-helper=DIR] … packages
 //	pidlint -help | -version
 //	pidlint -explain [-markdown] [PL00N…]
 //	go vet -vettool=$(command -v pidlint) ./...
@@ -64,6 +64,7 @@ import (
 	"github.com/pidlint/pidlint/internal/filter"
 	"github.com/pidlint/pidlint/internal/finding"
 	"github.com/pidlint/pidlint/internal/fix"
+	"github.com/pidlint/pidlint/internal/fix/pyhelper"
 	"github.com/pidlint/pidlint/internal/frontend"
 	"github.com/pidlint/pidlint/internal/git"
 	"github.com/pidlint/pidlint/internal/gocmd"
@@ -142,6 +143,13 @@ func (c command) run(args []string) int {
 			return c.fail(err)
 		}
 		opts.Safeprobe = path
+	}
+	if opts.PythonHelperDir != "" {
+		action, err := pyhelper.Write(dir, opts.PythonHelperDir)
+		if err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stderr, "pidlint: %s %s: import pidprobe there\n", action, filepath.Join(opts.PythonHelperDir, pyhelper.Name))
 	}
 	fes, err := c.newFrontEnds(registered, runEnv{opts: opts, goCmd: goCmd, host: host})
 	if err != nil {

@@ -23,6 +23,7 @@ type Options struct {
 	// -vendor-safeprobe's directory.
 	Baseline, WriteBaseline string
 	VendorDir               string
+	PythonHelperDir         string   // -vendor-python-helper's directory
 	GOOS                    []string // the GOOS builds, the primary (host) one first
 	// Strict, Disable and Safeprobe say what the rules report and fix:
 	// -strict; -disable's rule IDs, of any language; the import path of
@@ -88,6 +89,7 @@ func newSet(o *Options) *set {
 	s.StringVar(&o.Baseline, "baseline", "", "report only findings not recorded in the baseline `file`, and its stale entries")
 	s.StringVar(&o.WriteBaseline, "write-baseline", "", "record every finding in the baseline `file` and exit 0")
 	s.StringVar(&o.VendorDir, "vendor-safeprobe", "", "write safeprobe into the `directory` of the module (e.g. internal/safeprobe), or update it there, and point the fixes at it")
+	s.StringVar(&o.PythonHelperDir, "vendor-python-helper", "", "write pidprobe.py, the standard-library module the Python fixes call, into the `directory` (e.g. tools), or update it there")
 	s.BoolVar(&o.Version, "version", false, "print the version pidlint was built from")
 	s.BoolVar(&o.Version, "V", false, "the same as -version")
 	return s
@@ -153,6 +155,10 @@ func Parse(args []string, host, dir string) (*Options, error) {
 		return nil, usage("-write-baseline records every finding: drop -baseline and -new-from-rev")
 	case o.VendorDir != "" && o.Diff:
 		return nil, usage("-vendor-safeprobe writes files and -diff changes none: vendor first, then run -diff")
+	case o.PythonHelperDir != "" && o.Diff:
+		return nil, usage("-vendor-python-helper writes files and -diff changes none: vendor first, then run -diff")
+	case given["vendor-python-helper"] && o.PythonHelperDir == "":
+		return nil, usage("-vendor-python-helper needs a directory, e.g. -vendor-python-helper=tools")
 	case given["baseline"] && o.Baseline == "", given["write-baseline"] && o.WriteBaseline == "":
 		return nil, usage("-baseline and -write-baseline need a file name, e.g. -baseline=pidlint.baseline")
 	case given["vendor-safeprobe"] && o.VendorDir == "":

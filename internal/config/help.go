@@ -20,7 +20,7 @@ var flagGroups = []struct {
 }{
 	{"What to analyze", []string{"goos", "languages", "test", "strict", "disable", "flow-debug"}},
 	{"Output (default: text on standard error, as go vet)", []string{"format", "json", "v"}},
-	{"Fixing", []string{"fix", "diff", "safeprobe", "vendor-safeprobe"}},
+	{"Fixing", []string{"fix", "diff", "safeprobe", "vendor-safeprobe", "vendor-python-helper"}},
 	{"Reporting only new findings", []string{"new-from-rev", "baseline", "write-baseline"}},
 	{"About pidlint", []string{"version", "V", "explain", "help"}},
 }

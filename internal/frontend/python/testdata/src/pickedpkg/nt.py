@@ -1,0 +1,2 @@
+def running(pid):
+    return True

@@ -1,0 +1,6 @@
+import fcntl
+import os
+
+
+def validate(pid):
+    os.kill(pid, 0)
