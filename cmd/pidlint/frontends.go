@@ -7,6 +7,7 @@ import (
 	"github.com/pidlint/pidlint/internal/config"
 	"github.com/pidlint/pidlint/internal/frontend"
 	"github.com/pidlint/pidlint/internal/frontend/golang"
+	"github.com/pidlint/pidlint/internal/frontend/shell"
 	"github.com/pidlint/pidlint/internal/gocmd"
 	"github.com/pidlint/pidlint/internal/rules"
 )
@@ -31,6 +32,7 @@ type registration struct {
 // rules.Language). docs/architecture.md: Adding a front end.
 var frontEnds = []registration{
 	{rules.Go, newGoFrontEnd},
+	{rules.Shell, func(command, runEnv) (frontend.FrontEnd, error) { return shell.New(), nil }},
 }
 
 func newGoFrontEnd(c command, env runEnv) (frontend.FrontEnd, error) {

@@ -20,6 +20,7 @@ var seamImports = []string{"internal/frontend", "internal/rules", "internal/find
 // import besides seamImports and its own subpackages: its analysis.
 var frontEndImports = map[string][]string{
 	"golang": {"analyzer", "internal/gocmd"},
+	"shell":  nil,
 }
 
 // goList runs go list -f format on the patterns of the module and returns
