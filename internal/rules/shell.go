@@ -83,8 +83,9 @@ unit (systemd's KillMode=, MAINPID) needs no PID file at all.`,
 		Summary:  "`[ -e app.pid ] && exit` refuses to start while the file exists: a crash leaves it and every start fails",
 		Text: `A PID file outlives its process: SIGKILL, a crash, a power cut or a reboot
 leave it behind. A script that refuses to start while the file exists ([ -e
-f ], [ -f f ], test -s f, [[ -e f ]], followed by exit or return, or an if
-whose branch does) then fails every start until someone removes the file by
+f ], [ -f f ], test -s f, [[ -e f ]], followed by exit or return, an if
+whose branch does, or an if whose branch only says "already running" while
+its else starts) then fails every start until someone removes the file by
 hand; under a supervisor that restarts it, the service stays down. The rule
 reports such a test on a file the script reads a PID from or writes $$ or
 $! to, or whose name says it is a PID file (*.pid, $PIDFILE, $PID_FILE).

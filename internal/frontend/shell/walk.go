@@ -306,6 +306,9 @@ func (a *analysis) ifClause(c *syntax.IfClause, e *env) value {
 			g = &guard{branch: c.Then}
 		case last.Negated && elseLeaves && !thenLeaves:
 			g = &guard{branch: c.Else.Then}
+		case !last.Negated && !thenLeaves && c.Else != nil && len(c.Else.Cond) == 0 && onlyTells(c.Then) && !onlyTells(c.Else.Then):
+			// if [ -f f ]; then echo "running"; else start; fi: the start is the else
+			g = &guard{branch: c.Then}
 		}
 		out = union(out, a.stmt(last, e, g))
 	}
@@ -354,4 +357,22 @@ func (a *analysis) leavesPlain(ss []*syntax.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// tellers are the commands of a branch that only tells the user (and
+// leaves): the "already running" branch of an if whose else starts.
+var tellers = []string{"echo", "printf", ":", "true", "false", "exit", "return", "log_warning_msg", "log_failure_msg", "log_success_msg", "log_daemon_msg", "log_end_msg", "logger"}
+
+// onlyTells reports whether the statements are all tellers' calls.
+func onlyTells(ss []*syntax.Stmt) bool {
+	for _, s := range ss {
+		c, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok {
+			return false
+		}
+		if name, _ := constText(firstArg(c)); !slices.Contains(tellers, name) {
+			return false
+		}
+	}
+	return true
 }

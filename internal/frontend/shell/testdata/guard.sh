@@ -19,3 +19,11 @@ if [ -f "$PIDFILE" ]; then echo running; exit 0; else echo stopped; exit 3; fi
 exec 8>/run/locked.pid
 flock -n 8 || exit 1
 [ -e /run/locked.pid ] && exit 1
+if [ -f "$PIDFILE" ] # want SH003
+then
+	echo "$PIDFILE exists: already running, or crashed"
+else
+	/usr/sbin/app --daemon
+fi
+if [ -f "$PIDFILE" ]; then echo running; else echo stopped; fi
+if [ -f "$PIDFILE" ]; then echo "stale file"; rm -f "$PIDFILE"; else echo none; fi
