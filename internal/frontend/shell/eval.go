@@ -140,7 +140,7 @@ func (a *analysis) lookup(e *env, name string) value {
 		}
 		return value{}
 	}
-	if v, ok := e.vars[name]; ok {
+	if v, ok := e.get(name); ok {
 		return v
 	}
 	return a.globals[name]
@@ -151,7 +151,7 @@ func (a *analysis) assign(e *env, name string, v value, local bool) {
 	if local {
 		e.locals[name] = true
 	}
-	e.vars[name] = v
+	e.set(name, v)
 	if !e.locals[name] {
 		a.nextGl[name] = union(a.nextGl[name], v)
 	}
