@@ -41,6 +41,12 @@ func (v value) pidFile() bool { return len(v.files) > 0 }
 
 // union is what a value is when it may come from either.
 func union(a, b value) value {
+	switch {
+	case b.unknown():
+		return a
+	case a.unknown():
+		return b
+	}
 	out := value{own: a.own || b.own, self: a.self || b.self}
 	out.files = slices.Clone(a.files)
 	for _, o := range b.files {
@@ -61,6 +67,11 @@ func union(a, b value) value {
 	return out
 }
 
+// unknown reports whether v is the zero value, which knows nothing.
+func (v value) unknown() bool {
+	return len(v.files) == 0 && !v.own && !v.self && len(v.consts) == 0 && v.ident == nil
+}
+
 // equal reports whether a and b say the same, so that the rounds over
 // the functions stop when nothing changes.
 func equal(a, b value) bool {
@@ -70,9 +81,9 @@ func equal(a, b value) bool {
 
 // fileKey is how two words naming a file compare: "${PIDFILE}" and
 // $PIDFILE are one file.
-func fileKey(text string) string {
-	return strings.NewReplacer(`"`, "", `'`, "", "{", "", "}", "").Replace(text)
-}
+func fileKey(text string) string { return keyReplacer.Replace(text) }
+
+var keyReplacer = strings.NewReplacer(`"`, "", `'`, "", "{", "", "}", "")
 
 // fileNames lists the files of v as messages name them.
 func (v value) fileNames() string {

@@ -232,16 +232,18 @@ func (a *analysis) cmd(c syntax.Command, e *env, g *guard) value {
 		v := a.word(c.Word, e)
 		a.compared(v)
 		var out value
-		joined := e.clone()
+		var branches []*env // each from e as it was: merged after the last
 		for _, item := range c.Items {
 			for _, p := range item.Patterns {
 				a.word(p, e)
 			}
 			branch := e.clone()
 			out = union(out, a.stmts(item.Stmts, branch))
-			joined.merge(branch)
+			branches = append(branches, branch)
 		}
-		*e = *joined
+		for _, b := range branches {
+			e.merge(b)
+		}
 		return out
 	case *syntax.Block:
 		return a.stmts(c.Stmts, e)

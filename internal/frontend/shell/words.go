@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -113,7 +114,13 @@ func procPath(w *syntax.Word) (*syntax.ParamExp, string, bool) {
 
 // text is the word as written.
 func text(n syntax.Node) string {
+	p := printers.Get().(*syntax.Printer)
+	defer printers.Put(p)
 	var b strings.Builder
-	syntax.NewPrinter().Print(&b, n)
+	p.Print(&b, n)
 	return b.String()
 }
+
+// printers are text's printers, which are not safe for concurrent use and
+// cost more to make than most words take to print.
+var printers = sync.Pool{New: func() any { return syntax.NewPrinter() }}
