@@ -28,7 +28,9 @@ the PID from where it is read - $(cat f), backticks, $(< f), head or sed of
 the file, read pid < f, a while read loop fed by the file - through
 variables, for loops, function arguments and function output. Not reported:
 $! and jobs -p (children the script started, which cannot be reused before
-it waits for them), a file the same code wrote from $! moments before, a
+it waits for them), a ps -f or -l listing printed for the user to read
+(neither redirected nor captured), a file the same code wrote from $!
+moments before, a
 PID file the script holds a flock(1) lock on, and a PID whose start time
 (ps -o lstart=, /proc/PID/stat) or name, command line or executable
 (ps -o comm=/args=, /proc/PID/cmdline, readlink /proc/PID/exe) is compared

@@ -282,7 +282,10 @@ func (a *analysis) part(p syntax.WordPart, e *env) value {
 	case *syntax.CmdSubst:
 		sub := e.clone()
 		sub.stdin = value{}
+		hidden := a.hidden
+		a.hidden = true
 		v := a.stmts(p.Stmts, sub)
+		a.hidden = hidden
 		v.consts = nil
 		return v
 	case *syntax.ProcSubst:

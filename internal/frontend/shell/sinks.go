@@ -77,6 +77,9 @@ func (a *analysis) sinksOf(c *command, e *env, g *guard) {
 	}
 	switch p := shellcmd.Classify(c.name, texts); p {
 	case shellcmd.KillZero, shellcmd.PsPID:
+		if p == shellcmd.PsPID && !a.hidden && listing(texts) {
+			return // ps -f -p "$pid" shown to the user: what the number is, not a verdict
+		}
 		for i, v := range c.vals {
 			if _, isConst := constText(c.args[i]); !isConst && v.pidFile() {
 				what := p.What()
@@ -262,4 +265,12 @@ func (a *analysis) addSink(s *sink) {
 	}
 	s.scope = a.scope
 	a.sinks = append(a.sinks, s)
+}
+
+// listing reports whether ps's options ask for a full or long listing
+// (-f, -F, -l, -j, -ef) to show the user, not a status to test.
+func listing(texts []string) bool {
+	return slices.ContainsFunc(texts, func(t string) bool {
+		return strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "fFlj") && !strings.ContainsAny(t[1:], "o")
+	})
 }

@@ -21,6 +21,7 @@ type analysis struct {
 	globals map[string]value    // every assignment outside local, the last round's
 	nextGl  map[string]value
 	final   bool   // the walk that records sinks and checks
+	hidden  bool   // the statement walked prints to a file, a pipe or a substitution, not to the user
 	scope   string // the function walked, "" for the top level
 
 	fds map[string]string // file descriptor → file key (exec 9>f, ( … ) 9>f)
@@ -170,7 +171,10 @@ func (a *analysis) stmt(s *syntax.Stmt, e *env, g *guard) value {
 	if s.Cmd == nil {
 		out = e.stdin // $(< file)
 	} else {
+		hidden := a.hidden
+		a.hidden = hidden || toFile != nil || quiet
 		out = a.cmd(s.Cmd, e, g)
+		a.hidden = hidden
 	}
 	e.stdin = saved
 	if s.Background {
@@ -288,7 +292,10 @@ func (a *analysis) binary(c *syntax.BinaryCmd, e *env, g *guard) value {
 		return out
 	}
 	left := e.clone()
+	hidden := a.hidden
+	a.hidden = true
 	in := a.stmt(c.X, left, nil)
+	a.hidden = hidden
 	right := e.clone()
 	right.stdin = in
 	return a.stmt(c.Y, right, nil)

@@ -21,3 +21,10 @@ p3=$(head -n 1 "$f" | tr -d ' ')
 kill -0 "$p3" # want SH001
 p4=${p3:-$(cat /run/other.pid)}
 kill -0 $p4 # want SH001
+p5=$(cat /run/shown.pid)
+if ps -p "$p5" >/dev/null; then # want SH001
+	echo "still running; if this is not the daemon, remove the file:"
+	ps -f -p "$p5"
+	exit 1
+fi
+ps -f -p "$p5" >/dev/null || echo gone # want SH001
