@@ -35,9 +35,25 @@ func New() FrontEnd { return FrontEnd{} }
 // Language is shell.
 func (FrontEnd) Language() *rules.Language { return rules.Shell }
 
-// Check checks in's files, several at a time. A file that does not parse
-// is one error, "file:line: syntax error: …", and the others are checked.
+// Check checks in's files, several at a time, or returns the result the
+// cache kept for the same files, binary and settings. A file that does not
+// parse is one error, "file:line: syntax error: …", and the others are
+// checked.
 func (FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
+	files := slices.Clone(in.Files) // sorted, as the walk gives them
+	res := &frontend.Result{Checked: len(in.Files) > 0}
+	res.Analyzed = func(file string) bool {
+		_, found := slices.BinarySearch(files, filepath.Clean(file))
+		return found
+	}
+	cache := newRunCache()
+	key, cacheable := cache.key(in)
+	if cacheable {
+		if r, hit := cache.get(key); hit {
+			res.Findings, res.Errors = r.Findings, r.Errors
+			return res, nil
+		}
+	}
 	results := make([]fileResult, len(in.Files))
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -53,17 +69,14 @@ func (FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
 	}
 	close(work)
 	wg.Wait()
-	res := &frontend.Result{Checked: len(in.Files) > 0}
 	for _, r := range results {
 		res.Findings = append(res.Findings, r.findings...)
 		if r.err != "" {
 			res.Errors = append(res.Errors, r.err)
 		}
 	}
-	files := slices.Clone(in.Files) // sorted, as the walk gives them
-	res.Analyzed = func(file string) bool {
-		_, found := slices.BinarySearch(files, filepath.Clean(file))
-		return found
+	if cacheable {
+		cache.put(key, &cachedRun{Findings: res.Findings, Errors: res.Errors})
 	}
 	return res, nil
 }
