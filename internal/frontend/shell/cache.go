@@ -16,10 +16,6 @@ import (
 	"github.com/pidlint/pidlint/internal/source"
 )
 
-// cacheEnv names the directory of pidlint's cache, or "off": the one the
-// Go front end keeps its builds in.
-const cacheEnv = "PIDLINT_CACHE"
-
 // cacheMaxAge is how long an entry no run has used is kept.
 const cacheMaxAge = 14 * 24 * time.Hour
 
@@ -37,14 +33,8 @@ type cachedRun struct {
 }
 
 func newRunCache() runCache {
-	switch dir := os.Getenv(cacheEnv); {
-	case dir == "off":
-		return runCache{}
-	case dir != "":
+	if dir := frontend.CacheDir(); dir != "" {
 		return runCache{dir: filepath.Join(dir, "shell")}
-	}
-	if user, err := os.UserCacheDir(); err == nil {
-		return runCache{dir: filepath.Join(user, "pidlint", "shell")}
 	}
 	return runCache{}
 }

@@ -13,7 +13,7 @@ import (
 // TestMain keeps the tests' runs out of the user's cache; TestCache sets
 // one of its own.
 func TestMain(m *testing.M) {
-	os.Setenv(cacheEnv, "off")
+	os.Setenv(frontend.CacheEnv, "off")
 	os.Exit(m.Run())
 }
 
@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 // checked again; an entry that does not decode is a miss; "off" keeps none.
 func TestCache(t *testing.T) {
 	cacheDir := t.TempDir()
-	t.Setenv(cacheEnv, cacheDir)
+	t.Setenv(frontend.CacheEnv, cacheDir)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "stop.sh")
 	write := func(text string) {
@@ -86,8 +86,8 @@ func TestCache(t *testing.T) {
 
 	before := len(entries())
 	write("kill -0 \"$(cat /run/other.pid)\"\n")
-	t.Setenv(cacheEnv, "off")
+	t.Setenv(frontend.CacheEnv, "off")
 	if uncached := check(frontend.Settings{}); !slices.Equal(uncached, []string{"stop.sh:1: SH001"}) || len(entries()) != before {
-		t.Errorf("%s=off: %q, entries %d, want SH001 and still %d", cacheEnv, uncached, len(entries()), before)
+		t.Errorf("%s=off: %q, entries %d, want SH001 and still %d", frontend.CacheEnv, uncached, len(entries()), before)
 	}
 }
