@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	golang.org/x/sys v0.49.0
 	golang.org/x/tools v0.52.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

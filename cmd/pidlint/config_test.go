@@ -55,9 +55,9 @@ func TestConfigFile(t *testing.T) {
 
 	// The file's languages select the front ends, as -languages does.
 	writeFile(t, dir+"/pidlint.conf", "languages = [\"shell\"]\n")
-	r = mustRun(t, exitUsage, dir+"/p", nil, bin, "./...")
-	if !strings.Contains(r.stderr, "no front end for shell") {
-		t.Errorf("languages = [\"shell\"]: %q", r.stderr)
+	r = mustRun(t, exitClean, dir+"/p", nil, bin, "./...")
+	if r.stderr != "pidlint: nothing to check: no shell files in ./...\n" {
+		t.Errorf("languages = [\"shell\"] in a module of Go files: %q", r.stderr)
 	}
 	writeFile(t, dir+"/pidlint.conf", "languages = [\"go\"]\n")
 	r = mustRun(t, exitFindings, dir, nil, bin, "-goos=host", "./...")

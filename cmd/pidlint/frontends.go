@@ -8,6 +8,7 @@ import (
 	"github.com/pidlint/pidlint/internal/frontend"
 	"github.com/pidlint/pidlint/internal/frontend/golang"
 	"github.com/pidlint/pidlint/internal/frontend/python"
+	"github.com/pidlint/pidlint/internal/frontend/shell"
 	"github.com/pidlint/pidlint/internal/gocmd"
 	"github.com/pidlint/pidlint/internal/rules"
 )
@@ -33,6 +34,7 @@ type registration struct {
 var frontEnds = []registration{
 	{rules.Go, newGoFrontEnd},
 	{rules.Python, func(command, runEnv) (frontend.FrontEnd, error) { return python.New(), nil }},
+	{rules.Shell, func(command, runEnv) (frontend.FrontEnd, error) { return shell.New(), nil }},
 }
 
 func newGoFrontEnd(c command, env runEnv) (frontend.FrontEnd, error) {

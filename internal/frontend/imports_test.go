@@ -21,6 +21,7 @@ var seamImports = []string{"internal/frontend", "internal/rules", "internal/find
 var frontEndImports = map[string][]string{
 	"golang": {"analyzer", "internal/gocmd"},
 	"python": {},
+	"shell":  nil,
 }
 
 // goList runs go list -f format on the patterns of the module and returns

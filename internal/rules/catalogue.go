@@ -8,7 +8,7 @@ import (
 
 // all is every rule, each language's in ID order. A new language's rules
 // are a list of their own, joined here.
-var all = slices.Concat(goRules, pythonRules)
+var all = slices.Concat(goRules, pythonRules, shellRules)
 
 // All returns every rule of every language.
 func All() []Rule { return slices.Clone(all) }

@@ -55,7 +55,7 @@ func TestDirectiveProblems(t *testing.T) {
 		{Go, "//pidlint:ignore PL001", "pidlint:ignore PL001 needs a reason after the rule"},
 		{Python, "# pidlint:ignore", "malformed pidlint:ignore: want # pidlint:ignore PY00N[,rule-name] reason"},
 		{Python, "# pidlint:ignore PY001,py-proc-exists posix only", ""},
-		{Shell, "# pidlint:ignore kill-zero,nope why", `pidlint:ignore names unknown rule "nope" and a rule of another language, "kill-zero" (a Go rule): want a rule ID or name, as pidlint -explain lists them`},
+		{Shell, "# pidlint:ignore kill-zero,nope why", `pidlint:ignore names unknown rule "nope" and a rule of another language, "kill-zero" (a Go rule): want a rule ID (SH001 to SH003) or name, as pidlint -explain lists them`},
 		{Go, "//pidlint:ignore PL001 ok", ""},
 	} {
 		d, ok := ParseDirective(tc.lang, tc.comment, 1)

@@ -103,11 +103,11 @@ func Classify(name string, args []string) Probe {
 	base := Name(name)
 	switch probes[base] {
 	case KillZero:
-		if has("-0") || (has("-s") && has("0")) {
+		if has("-0", "-s0", "-n0") || (has("-s", "-n") && has("0", "EXIT")) {
 			return KillZero
 		}
 	case PsPID:
-		if has("-p", "p", "--pid") && !psReadsFields(args) {
+		if (has("-p", "p", "--pid") || psOperands(args)) && !psReadsFields(args) {
 			return PsPID
 		}
 	case Pgrep:
@@ -139,6 +139,12 @@ func Classify(name string, args []string) Probe {
 		}
 	}
 	return NoProbe
+}
+
+// psOperands reports whether ps is given PIDs alone, "ps $pid" (BSD
+// syntax: an operand is a PID list): every argument is not a constant.
+func psOperands(args []string) bool {
+	return len(args) > 0 && !slices.ContainsFunc(args, func(a string) bool { return a != "" })
 }
 
 // psReadsFields reports whether ps is asked for fields other than the PID

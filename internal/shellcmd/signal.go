@@ -41,7 +41,7 @@ func SignalOf(name string, args []Arg) (Signal, bool) {
 			if len(opts) > 0 {
 				last = opts[len(opts)-1]
 			}
-			s.FromFile = prog == "pkill" && strings.EqualFold(last, "-F")
+			s.FromFile = prog == "pkill" && (last == "-F" || last == "--pidfile") // -f matches command lines
 			if prog == "taskkill" && !strings.EqualFold(last, "/PID") {
 				return s, false // an image name (/IM) or a filter
 			}
@@ -62,7 +62,7 @@ func SignalOf(name string, args []Arg) (Signal, bool) {
 			if o == "-0" || o == "-L" || o == "--logpidfile" {
 				return s, false // a probe, or the file's lock is checked
 			}
-			if strings.HasPrefix(o, "-") && !strings.EqualFold(o, "-F") {
+			if strings.HasPrefix(o, "-") && o != "-F" && o != "--pidfile" {
 				s.What = o
 			}
 		}
@@ -85,14 +85,17 @@ func killSignal(s *Signal, opts []string) bool {
 	s.What = "SIGTERM"
 	for i, o := range opts {
 		switch {
-		case o == "-0" || o == "-s0":
+		case o == "-0" || o == "-s0" || o == "-n0":
 			return false // a probe
-		case (o == "-s" || o == "--signal") && i+1 < len(opts):
-			if opts[i+1] == "0" {
-				return false
+		case (o == "-s" || o == "--signal" || o == "-n") && i+1 < len(opts):
+			if opts[i+1] == "0" || opts[i+1] == "EXIT" {
+				return false // bash names signal 0 EXIT
 			}
 			s.What = "SIG" + strings.TrimPrefix(strings.ToUpper(opts[i+1]), "SIG")
-		case strings.HasPrefix(o, "-") && len(o) > 1 && o != "--" && (i == 0 || opts[i-1] != "-s" && opts[i-1] != "--signal"):
+			if o == "-n" {
+				s.What = "-" + opts[i+1] // a number
+			}
+		case strings.HasPrefix(o, "-") && len(o) > 1 && o != "--" && (i == 0 || opts[i-1] != "-s" && opts[i-1] != "--signal" && opts[i-1] != "-n"):
 			s.What = o
 		}
 	}
@@ -116,4 +119,19 @@ func PsFields(args []string) (name, start bool) {
 		}
 	}
 	return false, false
+}
+
+// PIDFileArg returns the index of the PID file operand of pkill -F FILE
+// and pgrep -F FILE (also --pidfile FILE), which read the PID from that
+// file themselves; -1 for other command lines.
+func PIDFileArg(name string, args []string) int {
+	switch Name(name) {
+	case "pkill", "pgrep":
+		for i, a := range args[:max(len(args)-1, 0)] {
+			if a == "-F" || a == "--pidfile" {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }

@@ -34,7 +34,7 @@ import (
 )
 
 // CacheEnv names the directory of the cache, or "off".
-const CacheEnv = "PIDLINT_CACHE"
+const CacheEnv = frontend.CacheEnv
 
 // cacheMaxAge is how long an unused entry is kept.
 const cacheMaxAge = 14 * 24 * time.Hour
@@ -48,17 +48,7 @@ type buildCache struct {
 }
 
 func newBuildCache(cfg config, p *plan.Plan) *buildCache {
-	c := &buildCache{cfg: cfg, p: p}
-	switch dir := os.Getenv(CacheEnv); {
-	case dir == "off":
-	case dir != "":
-		c.dir = dir
-	default:
-		if user, err := os.UserCacheDir(); err == nil {
-			c.dir = filepath.Join(user, "pidlint")
-		}
-	}
-	return c
+	return &buildCache{cfg: cfg, p: p, dir: frontend.CacheDir()}
 }
 
 // cachedBuild is a build as the cache keeps it.

@@ -1,0 +1,3 @@
+#!/bin/sh
+kill "$(cat /run/a.pid)"
+if then (
