@@ -38,11 +38,25 @@ type result struct {
 	errs     []string
 }
 
-// Check checks in.Files, on one worker per CPU.
+// Check checks in.Files, on one worker per CPU, or returns the result the
+// cache kept for the same files, binary and settings.
 func (fe *FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
 	res := &frontend.Result{Checked: len(in.Files) > 0}
 	if len(in.Files) == 0 {
 		return res, nil
+	}
+	files := in.Files
+	res.Analyzed = func(file string) bool {
+		_, ok := slices.BinarySearch(files, file)
+		return ok
+	}
+	cache := frontend.NewRunCache(rules.Python.Name)
+	key, cacheable := cache.Key(in)
+	if cacheable {
+		if r, hit := cache.Get(key); hit {
+			res.Findings, res.Errors = r.Findings, r.Errors
+			return res, nil
+		}
 	}
 	l := newLoader()
 	results := make([]result, len(in.Files))
@@ -64,10 +78,8 @@ func (fe *FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
 		res.Findings = append(res.Findings, r.findings...)
 		res.Errors = append(res.Errors, r.errs...)
 	}
-	files := in.Files
-	res.Analyzed = func(file string) bool {
-		_, ok := slices.BinarySearch(files, file)
-		return ok
+	if cacheable {
+		cache.Put(key, &frontend.CachedRun{Findings: res.Findings, Errors: res.Errors})
 	}
 	return res, nil
 }

@@ -46,10 +46,10 @@ func (FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
 		_, found := slices.BinarySearch(files, filepath.Clean(file))
 		return found
 	}
-	cache := newRunCache()
-	key, cacheable := cache.key(in)
+	cache := frontend.NewRunCache(rules.Shell.Name)
+	key, cacheable := cache.Key(in)
 	if cacheable {
-		if r, hit := cache.get(key); hit {
+		if r, hit := cache.Get(key); hit {
 			res.Findings, res.Errors = r.Findings, r.Errors
 			return res, nil
 		}
@@ -76,7 +76,7 @@ func (FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
 		}
 	}
 	if cacheable {
-		cache.put(key, &cachedRun{Findings: res.Findings, Errors: res.Errors})
+		cache.Put(key, &frontend.CachedRun{Findings: res.Findings, Errors: res.Errors})
 	}
 	return res, nil
 }

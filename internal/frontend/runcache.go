@@ -1,4 +1,4 @@
-package shell
+package frontend
 
 import (
 	"crypto/sha256"
@@ -12,37 +12,39 @@ import (
 	"time"
 
 	"github.com/pidlint/pidlint/internal/finding"
-	"github.com/pidlint/pidlint/internal/frontend"
 	"github.com/pidlint/pidlint/internal/source"
 )
 
 // cacheMaxAge is how long an entry no run has used is kept.
 const cacheMaxAge = 14 * 24 * time.Hour
 
-// A runCache keeps the result of a run over the same files with the same
-// binary and settings, as go vet's results are kept: a second run over an
-// unchanged tree reads and hashes its scripts but parses none.
-type runCache struct {
+// A RunCache keeps the result of a front end's run over the same files
+// with the same binary and settings, as go vet's results are kept: a second
+// run over an unchanged tree reads and hashes its files but parses none.
+// It is for the front ends that check files (Input.Files).
+type RunCache struct {
 	dir string // "" when off
 }
 
-// cachedRun is a run's result as the cache keeps it.
-type cachedRun struct {
+// CachedRun is a run's result as the cache keeps it.
+type CachedRun struct {
 	Findings []finding.Finding
 	Errors   []string
 }
 
-func newRunCache() runCache {
-	if dir := frontend.CacheDir(); dir != "" {
-		return runCache{dir: filepath.Join(dir, "shell")}
+// NewRunCache returns the run cache of the front end of lang (its
+// directory in CacheDir); one that keeps nothing when the cache is off.
+func NewRunCache(lang string) RunCache {
+	if dir := CacheDir(); dir != "" {
+		return RunCache{dir: filepath.Join(dir, lang)}
 	}
-	return runCache{}
+	return RunCache{}
 }
 
-// key hashes what the run's result depends on: this binary, the settings,
+// Key hashes what the run's result depends on: this binary, the settings,
 // the directory and each file's name and text. ok is false when one
 // cannot be read: the run then goes uncached, and reports the file.
-func (c runCache) key(in *frontend.Input) (key string, ok bool) {
+func (c RunCache) Key(in *Input) (key string, ok bool) {
 	if c.dir == "" {
 		return "", false
 	}
@@ -76,17 +78,17 @@ func hashBinary(h hash.Hash, name string) bool {
 	return err == nil
 }
 
-func (c runCache) entry(key string) string { return filepath.Join(c.dir, key[:2], key+".json") }
+func (c RunCache) entry(key string) string { return filepath.Join(c.dir, key[:2], key+".json") }
 
-// get returns the result kept under key; an entry that does not decode is
+// Get returns the result kept under key; an entry that does not decode is
 // a miss.
-func (c runCache) get(key string) (*cachedRun, bool) {
+func (c RunCache) Get(key string) (*CachedRun, bool) {
 	name := c.entry(key)
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, false
 	}
-	var r cachedRun
+	var r CachedRun
 	if json.Unmarshal(data, &r) != nil {
 		return nil, false
 	}
@@ -95,9 +97,9 @@ func (c runCache) get(key string) (*cachedRun, bool) {
 	return &r, true
 }
 
-// put keeps r under key and removes the entries unused for cacheMaxAge;
+// Put keeps r under key and removes the entries unused for cacheMaxAge;
 // a cache that cannot be written only costs the next run its time.
-func (c runCache) put(key string, r *cachedRun) {
+func (c RunCache) Put(key string, r *CachedRun) {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return
@@ -110,7 +112,7 @@ func (c runCache) put(key string, r *cachedRun) {
 	c.prune()
 }
 
-func (c runCache) prune() {
+func (c RunCache) prune() {
 	old := time.Now().Add(-cacheMaxAge)
 	filepath.WalkDir(c.dir, func(name string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && filepath.Ext(name) == ".json" {
