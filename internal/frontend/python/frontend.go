@@ -11,9 +11,7 @@ package python
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/pidlint/pidlint/internal/finding"
 	"github.com/pidlint/pidlint/internal/frontend"
@@ -41,47 +39,11 @@ type result struct {
 // Check checks in.Files, on one worker per CPU, or returns the result the
 // cache kept for the same files, binary and settings.
 func (fe *FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
-	res := &frontend.Result{Checked: len(in.Files) > 0}
-	if len(in.Files) == 0 {
-		return res, nil
-	}
-	files := in.Files
-	res.Analyzed = func(file string) bool {
-		_, ok := slices.BinarySearch(files, file)
-		return ok
-	}
-	cache := frontend.NewRunCache(rules.Python.Name)
-	key, cacheable := cache.Key(in)
-	if cacheable {
-		if r, hit := cache.Get(key); hit {
-			res.Findings, res.Errors = r.Findings, r.Errors
-			return res, nil
-		}
-	}
 	l := newLoader()
-	results := make([]result, len(in.Files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(in.Files)) {
-		wg.Go(func() {
-			for i := range next {
-				results[i] = checkFile(l, in, in.Files[i])
-			}
-		})
-	}
-	for i := range in.Files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, r := range results {
-		res.Findings = append(res.Findings, r.findings...)
-		res.Errors = append(res.Errors, r.errs...)
-	}
-	if cacheable {
-		cache.Put(key, &frontend.CachedRun{Findings: res.Findings, Errors: res.Errors})
-	}
-	return res, nil
+	return frontend.CheckFiles(rules.Python.Name, in, func(file string) ([]finding.Finding, []string) {
+		r := checkFile(l, in, file)
+		return r.findings, r.errs
+	}), nil
 }
 
 // checkFile checks one file. A bug of the rules on a file is that

@@ -12,9 +12,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -40,45 +38,13 @@ func (FrontEnd) Language() *rules.Language { return rules.Shell }
 // parse is one error, "file:line: syntax error: …", and the others are
 // checked.
 func (FrontEnd) Check(in *frontend.Input) (*frontend.Result, error) {
-	files := slices.Clone(in.Files) // sorted, as the walk gives them
-	res := &frontend.Result{Checked: len(in.Files) > 0}
-	res.Analyzed = func(file string) bool {
-		_, found := slices.BinarySearch(files, filepath.Clean(file))
-		return found
-	}
-	cache := frontend.NewRunCache(rules.Shell.Name)
-	key, cacheable := cache.Key(in)
-	if cacheable {
-		if r, hit := cache.Get(key); hit {
-			res.Findings, res.Errors = r.Findings, r.Errors
-			return res, nil
-		}
-	}
-	results := make([]fileResult, len(in.Files))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(in.Files)) {
-		wg.Go(func() {
-			for i := range work {
-				results[i] = checkFile(in, in.Files[i])
-			}
-		})
-	}
-	for i := range in.Files {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	for _, r := range results {
-		res.Findings = append(res.Findings, r.findings...)
+	return frontend.CheckFiles(rules.Shell.Name, in, func(file string) ([]finding.Finding, []string) {
+		r := checkFile(in, file)
 		if r.err != "" {
-			res.Errors = append(res.Errors, r.err)
+			return r.findings, []string{r.err}
 		}
-	}
-	if cacheable {
-		cache.Put(key, &frontend.CachedRun{Findings: res.Findings, Errors: res.Errors})
-	}
-	return res, nil
+		return r.findings, nil
+	}), nil
 }
 
 // A fileResult is what one file gave.
