@@ -10,22 +10,31 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
-// refusal returns where the code in the blocks b dominates ends the start
-// with an error: it returns a non-nil error (not the probe's own answer,
-// which is nil there), exits with a non-zero status, or calls a Fatal
-// logger; NoPos if it does not.
+// refusal returns where the code that runs whenever b runs (b, and the
+// blocks after it up to the next branch) ends the start with an error: it
+// returns a non-nil error (not the probe's own answer, which is nil
+// there), exits with a non-zero status, or calls a Fatal logger; NoPos if
+// it does not. A refusal behind a further branch answers another question
+// (a read that failed, a child that did not start).
 func refusal(u *unit, b *ssa.BasicBlock) token.Pos {
-	fn := b.Parent()
-	for _, c := range fn.Blocks {
+	for _, c := range straightFrom(b) {
 		for _, ins := range c.Instrs {
 			switch ins := ins.(type) {
 			case *ssa.Return:
-				if pos := refusingReturn(u, ins, b); pos.IsValid() {
+				if pos := refusingReturn(u, ins); pos.IsValid() {
 					return pos
 				}
 			case *ssa.Call:
-				if b.Dominates(c) && exits(ins) {
+				if exits(ins) {
 					return ins.Pos()
+				}
+			}
+		}
+		// A return of a phi given a refusing error on this block's edge.
+		if len(c.Succs) == 1 {
+			for _, ins := range c.Succs[0].Instrs {
+				if ret, ok := ins.(*ssa.Return); ok && refusingEdge(u, ret, c) {
+					return ret.Pos()
 				}
 			}
 		}
@@ -33,29 +42,50 @@ func refusal(u *unit, b *ssa.BasicBlock) token.Pos {
 	return token.NoPos
 }
 
-// refusingReturn returns the position of a return whose error result is
-// set to a non-nil error in the blocks b dominates: returned there, or
-// given on an edge from there to a phi.
-func refusingReturn(u *unit, ret *ssa.Return, b *ssa.BasicBlock) token.Pos {
-	res := ret.Parent().Signature.Results()
-	if res.Len() == 0 || len(ret.Results) != res.Len() || !isError(res.At(res.Len()-1).Type()) {
-		return token.NoPos
+// straightFrom returns b and the blocks that follow it while each has one
+// successor: the code that runs whenever b does, to the next branch.
+func straightFrom(b *ssa.BasicBlock) []*ssa.BasicBlock {
+	blocks := []*ssa.BasicBlock{b}
+	for c := b; len(c.Succs) == 1 && len(c.Succs[0].Preds) == 1; {
+		c = c.Succs[0]
+		blocks = append(blocks, c)
 	}
-	v := ret.Results[len(ret.Results)-1]
-	if b.Dominates(ret.Block()) {
-		if refusingError(u, v) {
-			return ret.Pos()
-		}
-		return token.NoPos
-	}
-	if phi, ok := v.(*ssa.Phi); ok {
-		for i, e := range phi.Edges {
-			if b.Dominates(phi.Block().Preds[i]) && refusingError(u, e) {
-				return ret.Pos()
-			}
-		}
+	return blocks
+}
+
+// refusingReturn returns the position of ret when it returns a non-nil
+// error it made.
+func refusingReturn(u *unit, ret *ssa.Return) token.Pos {
+	if v, ok := returnedError(ret); ok && refusingError(u, v) {
+		return ret.Pos()
 	}
 	return token.NoPos
+}
+
+// refusingEdge reports whether ret returns a phi that is given a refusing
+// error on the edge from pred.
+func refusingEdge(u *unit, ret *ssa.Return, pred *ssa.BasicBlock) bool {
+	v, ok := returnedError(ret)
+	phi, isPhi := v.(*ssa.Phi)
+	if !ok || !isPhi || phi.Block() != ret.Block() {
+		return false
+	}
+	for i, e := range phi.Edges {
+		if phi.Block().Preds[i] == pred && refusingError(u, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnedError returns the error result ret returns, for a function
+// whose last result is an error.
+func returnedError(ret *ssa.Return) (ssa.Value, bool) {
+	res := ret.Parent().Signature.Results()
+	if res.Len() == 0 || len(ret.Results) != res.Len() || !isError(res.At(res.Len()-1).Type()) {
+		return nil, false
+	}
+	return ret.Results[len(ret.Results)-1], true
 }
 
 // refusingError reports whether an error value refuses: an error made

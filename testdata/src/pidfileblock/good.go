@@ -289,3 +289,33 @@ func goodExclusiveMountPoint(baseDir, name string) (string, error) {
 	src := fmt.Sprintf("/proc/%d/ns/net", os.Getpid())
 	return src, nil
 }
+
+// A PID file read back by its writer: its absence is the failure here,
+// and an error behind a further branch (a parse) refuses nothing.
+func goodReadBackOwnPIDFile(pidFile string) error {
+	f, err := os.Open(pidFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var pid int
+	if _, err := fmt.Fscan(f, &pid); err != nil {
+		return fmt.Errorf("reading %s: %v", pidFile, err)
+	}
+	if pid != os.Getpid() {
+		return errors.New("the PID file names another process")
+	}
+	return nil
+}
+
+// The guard is the helper's, reported there; the caller's own errors,
+// behind branches of their own, refuse nothing more.
+func goodCallerOfRefusingHelper(pidFile string, cmd *exec.Cmd) error {
+	if err := badProbeRefuses(pidFile); err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting: %v", err)
+	}
+	return nil
+}
