@@ -10,28 +10,33 @@ import (
 	"github.com/pidlint/pidlint/analyzer/internal/calls"
 )
 
-// refusal returns where the code that runs whenever b runs (b, and the
-// blocks after it up to the next branch) ends the start with an error: it
-// returns a non-nil error (not the probe's own answer, which is nil
-// there), exits with a non-zero status, or calls a Fatal logger; NoPos if
-// it does not. A refusal behind a further branch answers another question
-// (a read that failed, a child that did not start).
+// refusal returns where the code after b ends the start with an error,
+// on every path from b: it returns a non-nil error (not the probe's own
+// answer, which is nil there), exits with a non-zero status, or calls a
+// Fatal logger; NoPos if it does not. A path that loops back to ask again
+// ends there; an error that only some paths from b reach (a read that
+// failed, a child that did not start) answers another question.
 func refusal(u *unit, b *ssa.BasicBlock) token.Pos {
-	for _, c := range straightFrom(b) {
+	for _, c := range b.Parent().Blocks {
+		if !b.Dominates(c) {
+			continue
+		}
 		for _, ins := range c.Instrs {
+			var pos token.Pos
 			switch ins := ins.(type) {
 			case *ssa.Return:
-				if pos := refusingReturn(u, ins); pos.IsValid() {
-					return pos
-				}
+				pos = refusingReturn(u, ins)
 			case *ssa.Call:
 				if exits(ins) {
-					return ins.Pos()
+					pos = ins.Pos()
 				}
 			}
+			if pos.IsValid() && alwaysReaches(b, c) {
+				return pos
+			}
 		}
-		// A return of a phi given a refusing error on this block's edge.
-		if len(c.Succs) == 1 {
+		// A return of a phi given a refusing error on c's edge.
+		if len(c.Succs) == 1 && alwaysReaches(b, c) {
 			for _, ins := range c.Succs[0].Instrs {
 				if ret, ok := ins.(*ssa.Return); ok && refusingEdge(u, ret, c) {
 					return ret.Pos()
@@ -42,15 +47,26 @@ func refusal(u *unit, b *ssa.BasicBlock) token.Pos {
 	return token.NoPos
 }
 
-// straightFrom returns b and the blocks that follow it while each has one
-// successor: the code that runs whenever b does, to the next branch.
-func straightFrom(b *ssa.BasicBlock) []*ssa.BasicBlock {
-	blocks := []*ssa.BasicBlock{b}
-	for c := b; len(c.Succs) == 1 && len(c.Succs[0].Preds) == 1; {
-		c = c.Succs[0]
-		blocks = append(blocks, c)
+// alwaysReaches reports whether every path from b reaches c before the
+// function returns or panics. A path back to a block that dominates b (a
+// loop around it) asks b's question again, and ends there.
+func alwaysReaches(b, c *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{b: true, c: true}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 && b != c {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(x.Succs) == 0 {
+			return false // a return or panic before c
+		}
+		for _, s := range x.Succs {
+			if !seen[s] && !s.Dominates(b) {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
 	}
-	return blocks
+	return true
 }
 
 // refusingReturn returns the position of ret when it returns a non-nil
