@@ -103,7 +103,7 @@ func TestMakeSafeprobe(t *testing.T) {
 	makeCmd := lookMake(t)
 	for target, wants := range map[string][]string{
 		"check":      {"cd safeprobe && go vet ./...\n"},
-		"unit":       {"cd safeprobe && go test -race -count=1 -timeout=30m ./...\n"},
+		"unit":       {"(cd safeprobe && go test -race -count=1 -timeout=30m ./...)"},
 		"unit-quick": {"cd safeprobe && go test -short -timeout=10m ./...\n"},
 		"cross": {
 			"(cd safeprobe && GOOS=$os GOARCH=$arch go vet ./... &&",
