@@ -33,16 +33,12 @@ fi
 wineserver=$(pidlint_wineserver)
 trap '"$wineserver" -k 2>/dev/null || true' EXIT
 
-# Start the prefix (its wineserver and services) here, detached from the
-# tests' output: a wineserver or service that the first test binary
-# started would keep that binary's output open after it exits, and go
-# test would wait for it ("Test I/O incomplete") and fail the package.
-"$wineserver" -p </dev/null >/dev/null 2>&1 || true
-"$(pidlint_wine)" cmd /c exit </dev/null >/dev/null 2>&1 || true
 
 rc=0
-# safeprobe is a module of its own: its tests run from its directory.
-(cd "$repo/safeprobe" && GOOS=windows GOARCH=amd64 ${GO:-go} test -count=1 -exec "$here/go-wine-exec" "$@" ./...) || rc=$?
+# safeprobe is a module of its own: its tests run from its directory. One
+# test binary at a time (-p 1): go-wine-exec stops the prefix's processes
+# after each.
+(cd "$repo/safeprobe" && GOOS=windows GOARCH=amd64 ${GO:-go} test -count=1 -p 1 -exec "$here/go-wine-exec" "$@" ./...) || rc=$?
 t2=$(date +%s)
 echo "wine: tests took $((t2 - t1))s (exit $rc)"
 exit $rc

@@ -83,6 +83,18 @@ func startHolder(t *testing.T, lock string, flags []string, helperArgs ...string
 	h := launch(t, append(args, helperArgs...)...)
 	h.report = report
 	h.pid, h.fd = readReport(t, report)
+	if h.pid != h.cmd.Process.Pid {
+		// On Windows run is the helper's parent, and killing it leaves the
+		// helper running; under Wine it would hold the test binary's
+		// output open after the binary exits. (Cleanups run last first:
+		// this before launch's.)
+		t.Cleanup(func() {
+			if p, err := os.FindProcess(h.pid); err == nil {
+				p.Kill()
+				p.Release()
+			}
+		})
+	}
 	return h
 }
 
