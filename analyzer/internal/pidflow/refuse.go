@@ -36,9 +36,9 @@ func refusal(u *unit, b *ssa.BasicBlock) token.Pos {
 			}
 		}
 		// A return of a phi given a refusing error on c's edge.
-		if len(c.Succs) == 1 && alwaysReaches(b, c) {
+		if len(c.Succs) == 1 {
 			for _, ins := range c.Succs[0].Instrs {
-				if ret, ok := ins.(*ssa.Return); ok && refusingEdge(u, ret, c) {
+				if ret, ok := ins.(*ssa.Return); ok && refusingEdge(u, ret, c) && alwaysReaches(b, c) {
 					return ret.Pos()
 				}
 			}
