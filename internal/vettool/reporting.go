@@ -19,30 +19,30 @@ import (
 
 // reportingConfig returns a vet.cfg that asks for the package's findings
 // beside its facts: cfgFile itself when it asks already, or a copy
-// without VetxOnly beside it. ok is false when cfgFile cannot be read or
-// the copy written; the run then goes on with cfgFile.
-func reportingConfig(cfgFile string) (string, bool) {
+// without VetxOnly beside it; cfgFile when it cannot be read or the copy
+// written (the run then goes on as go vet asked).
+func reportingConfig(cfgFile string) string {
 	data, err := os.ReadFile(cfgFile)
 	if err != nil {
-		return cfgFile, false
+		return cfgFile
 	}
 	var cfg map[string]any
 	if json.Unmarshal(data, &cfg) != nil {
-		return cfgFile, false
+		return cfgFile
 	}
 	if only, _ := cfg["VetxOnly"].(bool); !only {
-		return cfgFile, true
+		return cfgFile
 	}
 	cfg["VetxOnly"] = false
 	out, err := json.Marshal(cfg)
 	if err != nil {
-		return cfgFile, false
+		return cfgFile
 	}
 	name := filepath.Join(filepath.Dir(cfgFile), "pidlint-"+filepath.Base(cfgFile))
 	if os.WriteFile(name, out, 0o666) != nil {
-		return cfgFile, false
+		return cfgFile
 	}
-	return name, true
+	return name
 }
 
 // jsonOutput reports whether go vet passed -json: the run's findings go

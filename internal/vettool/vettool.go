@@ -38,7 +38,7 @@ func Main(a *analysis.Analyzer) {
 		os.Exit(0)
 	}
 	if jsonOutput(os.Args[1 : len(os.Args)-1]) {
-		os.Args[len(os.Args)-1], _ = reportingConfig(cfgFile)
+		os.Args[len(os.Args)-1] = reportingConfig(cfgFile)
 	}
 	// singlechecker answers go vet's handshake and runs unitchecker on
 	// the vet.cfg.
